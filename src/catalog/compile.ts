@@ -1,0 +1,294 @@
+// SDL -> ResolvedCatalog, in stages: parse, collect, validate, prefix, relations (DESIGN.md §2).
+// Used by codegen and, at run time, by load_data_source.
+import {
+  type ConstDirectiveNode, type DocumentNode, type FieldDefinitionNode, GraphQLError, Kind,
+  type ObjectTypeDefinitionNode, parse, Source, type TypeNode, valueFromASTUntyped,
+} from 'graphql';
+import { CATALOG_DIRECTIVES } from './directives.js';
+import { CatalogError, locOf, where } from './errors.js';
+import {
+  type ColumnField, type DataObject, deepFreeze, type InputType, isScalar, type Relation,
+  type ResolvedCatalog, type ScalarName, type SourceInfo, type UniqueKey,
+} from './model.js';
+
+export interface CatalogFile {
+  readonly file: string;
+  readonly text: string;
+}
+
+type Args = Record<string, unknown>;
+
+interface Ctx {
+  readonly source: SourceInfo;
+  readonly problems: string[];
+  readonly warnings: string[];
+}
+
+const FUNCTION_ROOTS = new Set(['Function', 'MutationFunction']);
+
+function directiveArgs(d: ConstDirectiveNode): Args {
+  const out: Args = {};
+  for (const a of d.arguments ?? []) out[a.name.value] = valueFromASTUntyped(a.value);
+  return out;
+}
+
+function directives(nodes: readonly ConstDirectiveNode[] | undefined): Map<string, Args[]> {
+  const out = new Map<string, Args[]>();
+  for (const d of nodes ?? []) {
+    const list = out.get(d.name.value) ?? [];
+    list.push(directiveArgs(d));
+    out.set(d.name.value, list);
+  }
+  return out;
+}
+
+function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveNode[] | undefined): void {
+  for (const d of nodes ?? []) {
+    const known = CATALOG_DIRECTIVES[d.name.value];
+    if (!known) {
+      ctx.problems.push(`unknown directive "@${d.name.value}" ${where(locOf(d, file))}`);
+      continue;
+    }
+    for (const a of d.arguments ?? []) {
+      if (!known.includes(a.name.value)) {
+        ctx.problems.push(`unknown argument "${a.name.value}" of directive "@${d.name.value}" ${where(locOf(a, file))}`);
+      }
+    }
+  }
+}
+
+function unwrap(t: TypeNode): { name: string; list: boolean; nonNull: boolean } {
+  let nonNull = false;
+  let list = false;
+  let cur = t;
+  if (cur.kind === Kind.NON_NULL_TYPE) { nonNull = true; cur = cur.type; }
+  if (cur.kind === Kind.LIST_TYPE) { list = true; cur = cur.type; if (cur.kind === Kind.NON_NULL_TYPE) cur = cur.type; }
+  if (cur.kind !== Kind.NAMED_TYPE) return { name: '?', list, nonNull };
+  return { name: cur.name.value, list, nonNull };
+}
+
+function parseFiles(ctx: Ctx, files: readonly CatalogFile[]): DocumentNode[] {
+  const docs: DocumentNode[] = [];
+  for (const f of files) {
+    try {
+      docs.push(parse(new Source(f.text, f.file)));
+    } catch (e) {
+      const ge = e as GraphQLError;
+      const loc = ge.locations?.[0];
+      ctx.problems.push(`${ge.message.replace(/^Syntax Error: /, 'syntax error: ')} (${f.file}:${loc?.line ?? 0})`);
+    }
+  }
+  return docs;
+}
+
+function typeName(ctx: Ctx, local: string): string {
+  return ctx.source.prefix ? `${ctx.source.prefix}_${local}` : local;
+}
+
+function compileField(ctx: Ctx, file: string, f: FieldDefinitionNode): ColumnField | undefined {
+  const d = directives(f.directives);
+  const t = unwrap(f.type);
+  const loc = locOf(f, file);
+  if (!isScalar(t.name)) {
+    ctx.problems.push(`unknown type "${t.name}" of field "${f.name.value}" ${where(loc)}`);
+    return undefined;
+  }
+  const def = d.get('default')?.[0];
+  const sql = d.get('sql')?.[0]?.exp;
+  return {
+    name: f.name.value,
+    column: String(d.get('field_source')?.[0]?.field ?? f.name.value),
+    type: t.name as ScalarName,
+    list: t.list,
+    nonNull: t.nonNull,
+    pk: d.has('pk'),
+    ...(typeof sql === 'string' ? { sql } : {}),
+    ...(def ? { default: { value: def.value, sequence: def.sequence as string | undefined, insertExp: def.insert_exp as string | undefined, updateExp: def.update_exp as string | undefined } } : {}),
+    excludeFilter: (d.get('exclude_filter')?.[0]?.operations as string[] | undefined) ?? [],
+    filterRequired: d.has('filter_required'),
+    ...(f.description ? { description: f.description.value } : {}),
+    loc,
+  };
+}
+
+interface PendingRef {
+  owner: string;
+  args: Args;
+  sourceFields: string[];
+  referencesFields: string[];
+  loc: string;
+}
+
+interface Draft {
+  obj: Omit<DataObject, 'relations'> & { relations: Relation[] };
+  refs: PendingRef[];
+}
+
+function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): Draft | undefined {
+  checkDirectives(ctx, file, node.directives);
+  for (const f of node.fields ?? []) checkDirectives(ctx, file, f.directives);
+  const d = directives(node.directives);
+  const table = d.get('table')?.[0];
+  const view = d.get('view')?.[0];
+  const loc = locOf(node, file);
+  if (!table && !view) {
+    ctx.warnings.push(`type "${node.name.value}" has neither @table nor @view and is not served ${where(loc)}`);
+    return undefined;
+  }
+  const local = node.name.value;
+  const fields: ColumnField[] = [];
+  const refs: PendingRef[] = [];
+  for (const f of node.fields ?? []) {
+    const field = compileField(ctx, file, f);
+    if (!field) continue;
+    fields.push(field);
+    for (const r of directives(f.directives).get('field_references') ?? []) {
+      refs.push({ owner: local, args: r, sourceFields: [field.name], referencesFields: [String(r.field ?? '')], loc: where(locOf(f, file)) });
+    }
+  }
+  for (const r of d.get('references') ?? []) {
+    refs.push({ owner: local, args: r, sourceFields: (r.source_fields as string[]) ?? [], referencesFields: (r.references_fields as string[]) ?? [], loc: where(loc) });
+  }
+  const uniques: UniqueKey[] = (d.get('unique') ?? []).map((u) => {
+    const fs = (u.fields as string[]) ?? [];
+    return { fields: fs, suffix: String(u.query_suffix ?? `by_${fs.join('_')}`), skipQuery: Boolean(u.skip_query) };
+  });
+  for (const u of uniques) for (const f of u.fields) {
+    if (!fields.some((x) => x.name === f)) ctx.problems.push(`unknown field "${f}" in @unique of "${local}" ${where(loc)}`);
+  }
+  const argsDir = d.get('args')?.[0];
+  const soft = table?.soft_delete ? { cond: table.soft_delete_cond as string | undefined, set: table.soft_delete_set as string | undefined } : undefined;
+  const obj: Draft['obj'] = {
+    name: typeName(ctx, local),
+    localName: local,
+    source: ctx.source.name,
+    kind: table ? 'table' : 'view',
+    table: String((table ?? view)?.name ?? local),
+    ...(typeof view?.sql === 'string' ? { sql: view.sql } : {}),
+    pk: fields.filter((f) => f.pk).map((f) => f.name),
+    uniques,
+    fields,
+    relations: [],
+    module: String(d.get('module')?.[0]?.name ?? ''),
+    isM2m: Boolean(table?.is_m2m),
+    ...(soft ? { softDelete: soft } : {}),
+    ...(argsDir ? { args: { input: typeName(ctx, String(argsDir.name)), required: Boolean(argsDir.required) } } : {}),
+    readOnly: ctx.source.readOnly || !table,
+    ...(node.description ? { description: node.description.value } : {}),
+    loc,
+  };
+  return { obj, refs };
+}
+
+function column(obj: Draft['obj'], field: string): string | undefined {
+  return obj.fields.find((f) => f.name === field)?.column;
+}
+
+/** Resolves @references / @field_references into relation fields on both ends, and M2M through junctions. */
+function resolveRelations(ctx: Ctx, drafts: Map<string, Draft>): void {
+  for (const draft of drafts.values()) {
+    const owner = draft.obj;
+    const resolved: { ref: PendingRef; target: Draft['obj']; src: string[]; dst: string[] }[] = [];
+    for (const ref of draft.refs) {
+      const targetLocal = String(ref.args.references_name ?? '');
+      const target = drafts.get(targetLocal)?.obj;
+      if (!target) {
+        ctx.problems.push(`unknown type "${targetLocal}" in references of "${owner.localName}" ${ref.loc}`);
+        continue;
+      }
+      const src = ref.sourceFields.map((f) => column(owner, f) ?? (ctx.problems.push(`unknown field "${f}" of "${owner.localName}" in references ${ref.loc}`), f));
+      const dst = ref.referencesFields.map((f) => column(target, f) ?? (ctx.problems.push(`unknown field "${f}" of "${target.localName}" in references of "${owner.localName}" ${ref.loc}`), f));
+      if (src.length !== dst.length || src.length === 0) {
+        ctx.problems.push(`references of "${owner.localName}" to "${targetLocal}" must pair the same number of fields ${ref.loc}`);
+        continue;
+      }
+      resolved.push({ ref, target, src, dst });
+    }
+    for (const { ref, target, src, dst } of resolved) {
+      owner.relations.push({
+        name: String(ref.args.query ?? target.localName),
+        kind: 'one',
+        target: target.name,
+        sourceFields: src,
+        targetFields: dst,
+        ...(ref.args.description ? { description: String(ref.args.description) } : {}),
+      });
+      if (!owner.isM2m) {
+        target.relations.push({
+          name: String(ref.args.references_query ?? owner.localName),
+          kind: 'many',
+          target: owner.name,
+          sourceFields: dst,
+          targetFields: src,
+          ...(ref.args.references_description ? { description: String(ref.args.references_description) } : {}),
+        });
+      }
+    }
+    // A junction with two references links its two ends both ways (SPEC §3.3 @field_references).
+    if (owner.isM2m && resolved.length === 2) {
+      const [a, b] = resolved as [(typeof resolved)[0], (typeof resolved)[0]];
+      for (const [from, to] of [[a, b], [b, a]] as const) {
+        from.target.relations.push({
+          name: String(from.ref.args.references_query ?? to.target.localName),
+          kind: 'm2m',
+          target: to.target.name,
+          sourceFields: from.dst,
+          targetFields: to.dst,
+          via: { object: owner.name, ownerFields: from.src, targetFields: to.src },
+        });
+      }
+    } else if (owner.isM2m) {
+      ctx.problems.push(`m2m table "${owner.localName}" must have exactly two references, found ${resolved.length} ${where(owner.loc)}`);
+    }
+  }
+  for (const draft of drafts.values()) {
+    const seen = new Set(draft.obj.fields.map((f) => f.name));
+    for (const r of draft.obj.relations) {
+      if (seen.has(r.name)) ctx.problems.push(`field "${r.name}" of "${draft.obj.localName}" is defined twice (a relation has the name of a field) ${where(draft.obj.loc)}`);
+      seen.add(r.name);
+    }
+  }
+}
+
+/** Compiles the SDL files of one data source. Throws CatalogError listing every problem found. */
+export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]): ResolvedCatalog {
+  const ctx: Ctx = { source, problems: [], warnings: [] };
+  const docs = parseFiles(ctx, files);
+  const drafts = new Map<string, Draft>();
+  const inputs: InputType[] = [];
+  for (const doc of docs) {
+    const file = doc.loc?.source.name ?? '?';
+    for (const def of doc.definitions) {
+      if (def.kind === Kind.OBJECT_TYPE_DEFINITION) {
+        if (drafts.has(def.name.value)) {
+          ctx.problems.push(`type "${def.name.value}" is defined twice ${where(locOf(def, file))}`);
+          continue;
+        }
+        const draft = compileObject(ctx, file, def);
+        if (draft) drafts.set(def.name.value, draft);
+      } else if (def.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION) {
+        inputs.push({
+          name: typeName(ctx, def.name.value),
+          fields: (def.fields ?? []).map((f) => {
+            const t = unwrap(f.type);
+            return { name: f.name.value, type: t.name, list: t.list, nonNull: t.nonNull };
+          }),
+        });
+      } else if (def.kind === Kind.OBJECT_TYPE_EXTENSION && FUNCTION_ROOTS.has(def.name.value)) {
+        for (const f of def.fields ?? []) checkDirectives(ctx, file, f.directives);
+        ctx.warnings.push(`functions in "extend type ${def.name.value}" are not served yet ${where(locOf(def, file))}`);
+      } else {
+        ctx.problems.push(`unsupported definition "${def.kind}" ${where(locOf(def, file))}`);
+      }
+    }
+  }
+  resolveRelations(ctx, drafts);
+  for (const d of drafts.values()) {
+    if (d.obj.args && !inputs.some((i) => i.name === d.obj.args?.input)) {
+      ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);
+    }
+  }
+  if (ctx.problems.length) throw new CatalogError(ctx.problems);
+  const objects = [...drafts.values()].map((d) => d.obj).sort((a, b) => a.name.localeCompare(b.name));
+  return deepFreeze({ source, objects, inputs, warnings: ctx.warnings });
+}

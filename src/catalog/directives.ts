@@ -1,0 +1,36 @@
+// The directives a catalog author writes (SPEC §3.3), with the arguments each accepts.
+// Unknown directives or arguments are compile errors that name the file and line.
+
+export const CATALOG_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
+  table: ['name', 'is_m2m', 'soft_delete', 'soft_delete_cond', 'soft_delete_set'],
+  view: ['name', 'sql'],
+  args: ['name', 'required'],
+  pk: [],
+  unique: ['fields', 'query_suffix', 'skip_query'],
+  default: ['value', 'sequence', 'insert_exp', 'update_exp'],
+  sql: ['exp'],
+  field_source: ['field'],
+  geometry_info: ['type', 'srid'],
+  exclude_filter: ['operations'],
+  filter_required: [],
+  references: [
+    'name', 'references_name', 'source_fields', 'references_fields', 'query', 'description',
+    'references_query', 'references_description', 'is_m2m', 'm2m_name',
+  ],
+  field_references: ['name', 'references_name', 'field', 'query', 'description', 'references_query', 'references_description'],
+  join: ['references_name', 'source_fields', 'references_fields', 'sql'],
+  function_call: ['references_name', 'args', 'module'],
+  table_function_call_join: ['references_name', 'args', 'source_fields', 'references_fields', 'sql', 'module'],
+  function: ['name', 'sql', 'skip_null_arg', 'is_table', 'json_cast'],
+  arg_default: ['value'],
+  module: ['name'],
+  dependency: ['name'],
+  cache: ['ttl', 'key', 'tags'],
+  no_cache: [],
+  embeddings: ['model', 'vector', 'distance'],
+  drop: [],
+  replace: [],
+  if_not_exists: [],
+  drop_directive: ['name'],
+  deprecated: ['reason'],
+};

@@ -1,0 +1,124 @@
+// The compiled form of a catalog: plain, frozen, JSON-serialisable data. Codegen writes it to
+// src/generated/<source>/catalog.json; the runtime compiles it the same way for load_data_source.
+
+export const SCALARS = [
+  'String', 'Int', 'BigInt', 'Float', 'Boolean', 'Date', 'Time', 'Timestamp', 'DateTime', 'Interval',
+  'JSON', 'Geometry', 'IntRange', 'BigIntRange', 'TimestampRange', 'H3Cell', 'Vector',
+] as const;
+export type ScalarName = (typeof SCALARS)[number];
+export const isScalar = (name: string): name is ScalarName => (SCALARS as readonly string[]).includes(name);
+
+export type SourceType = 'duckdb' | 'postgres' | 'mysql' | 'http' | 'extension';
+
+export interface SourceInfo {
+  readonly name: string;
+  readonly type: SourceType;
+  readonly prefix: string;
+  readonly asModule: boolean;
+  readonly readOnly: boolean;
+}
+
+export interface Location {
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface FieldDefault {
+  readonly value?: unknown;
+  readonly sequence?: string;
+  readonly insertExp?: string;
+  readonly updateExp?: string;
+}
+
+export interface ColumnField {
+  readonly name: string;
+  /** Physical column name (`@field_source`), or the field name. */
+  readonly column: string;
+  readonly type: ScalarName;
+  readonly list: boolean;
+  readonly nonNull: boolean;
+  readonly pk: boolean;
+  /** `@sql(exp:)`: computed, never stored. `[field]` names columns of the same row. */
+  readonly sql?: string;
+  readonly default?: FieldDefault;
+  readonly excludeFilter: readonly string[];
+  readonly filterRequired: boolean;
+  readonly description?: string;
+  readonly loc: Location;
+}
+
+export type RelationKind = 'one' | 'many' | 'm2m';
+
+export interface Relation {
+  /** Field name on the owning object. */
+  readonly name: string;
+  readonly kind: RelationKind;
+  /** GraphQL type name of the related object. */
+  readonly target: string;
+  /** Columns of the owner (physical names) matched to `targetFields`. */
+  readonly sourceFields: readonly string[];
+  readonly targetFields: readonly string[];
+  /** For m2m: the junction object, its columns matching the owner, and its columns matching the target. */
+  readonly via?: { readonly object: string; readonly ownerFields: readonly string[]; readonly targetFields: readonly string[] };
+  readonly description?: string;
+}
+
+export interface UniqueKey {
+  readonly fields: readonly string[];
+  readonly suffix: string;
+  readonly skipQuery: boolean;
+}
+
+export interface DataObject {
+  /** GraphQL type name, with the source prefix. */
+  readonly name: string;
+  /** Name as written in the catalog (relations refer to it). */
+  readonly localName: string;
+  readonly source: string;
+  readonly kind: 'table' | 'view';
+  /** Table or view name in the database (may be schema-qualified: `sales.orders`). */
+  readonly table: string;
+  /** `@view(sql:)` */
+  readonly sql?: string;
+  readonly pk: readonly string[];
+  readonly uniques: readonly UniqueKey[];
+  readonly fields: readonly ColumnField[];
+  readonly relations: readonly Relation[];
+  /** Dotted module path ('' = the source's own placement). */
+  readonly module: string;
+  readonly isM2m: boolean;
+  readonly softDelete?: { readonly cond?: string; readonly set?: string };
+  readonly args?: { readonly input: string; readonly required: boolean };
+  readonly readOnly: boolean;
+  readonly description?: string;
+  readonly loc: Location;
+}
+
+export interface InputField {
+  readonly name: string;
+  readonly type: string;
+  readonly list: boolean;
+  readonly nonNull: boolean;
+}
+
+export interface InputType {
+  readonly name: string;
+  readonly fields: readonly InputField[];
+}
+
+export interface ResolvedCatalog {
+  readonly source: SourceInfo;
+  readonly objects: readonly DataObject[];
+  readonly inputs: readonly InputType[];
+  /** Non-fatal findings (kept for describe_data_source_schema(log: true)). */
+  readonly warnings: readonly string[];
+}
+
+/** Recursively freezes plain data (the IR and catalogs are immutable once built). */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}

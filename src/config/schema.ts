@@ -1,0 +1,112 @@
+// The configuration of the query service (SPEC §2): one typed object, validated at boot.
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', 'TRUE', 'FALSE', 'True', 'False'])])
+  .transform((v) => (typeof v === 'boolean' ? v : ['true', '1', 'yes', 'on', 'TRUE', 'True'].includes(v)));
+const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer')]).transform(Number);
+const list = z
+  .union([z.array(z.string()), z.string()])
+  .transform((v) => (Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean)));
+
+const apiKey = z.strictObject({
+  key: z.string().min(1),
+  role: z.string().optional(),
+  username: z.string().optional(),
+  user_id: z.union([z.string(), z.number()]).transform(String).optional(),
+});
+
+export const authSchema = z.strictObject({
+  api_keys: z
+    .strictObject({
+      enabled: bool.default(false),
+      managed: bool.default(false),
+      header_username: z.string().default('X-API-Username'),
+      header_user_id: z.string().default('X-API-User-ID'),
+      keys: z.array(apiKey).default([]),
+    })
+    .optional(),
+  anonymous: z.strictObject({ enabled: bool.optional(), role: z.string().optional() }).optional(),
+  jwt: z
+    .strictObject({
+      enabled: bool.default(true),
+      secret: z.string().optional(),
+      public_key: z.string().optional(),
+      jwks_url: z.string().optional(),
+      algorithm: z.enum(['HS256', 'RS256', 'ES256']).default('HS256'),
+      issuer: z.string().optional(),
+      audience: z.string().optional(),
+      role_claim: z.string().default('role'),
+      role_scope_prefix: z.string().optional(),
+      role_priority: z.array(z.string()).default([]),
+      custom_claims: z.record(z.string(), z.string()).default({}),
+    })
+    .optional(),
+  oidc: z
+    .strictObject({
+      enabled: bool.default(true),
+      issuer: z.string(),
+      client_id: z.string().optional(),
+      client_secret: z.string().optional(),
+      redirect_uri: z.string().optional(),
+      role_claim: z.string().optional(),
+      role_scope_prefix: z.string().optional(),
+      additional_scopes: z.array(z.string()).default([]),
+    })
+    .optional(),
+});
+
+export const cacheSchema = z.strictObject({
+  ttl: z.union([z.number(), z.string()]).optional(),
+  l1: z.strictObject({ enabled: bool.default(false), max_size: int.optional(), max_item_size: int.optional() }).optional(),
+  l2: z
+    .strictObject({
+      enabled: bool.default(false),
+      backend: z.literal('redis').default('redis'),
+      addresses: list.default([]),
+      database: int.optional(),
+      username: z.string().optional(),
+      password: z.string().optional(),
+    })
+    .optional(),
+});
+
+/** Flat settings: environment variable names (upper case) or the same names in lower case in YAML. */
+export const settingsShape = {
+  BIND: z.string().default(':15000'),
+  SERVICE_BIND: z.string().default(''),
+  ADMIN_UI: bool.default(true),
+  DEBUG: bool.default(false),
+  ALLOW_PARALLEL: bool.default(true),
+  MAX_PARALLEL_QUERIES: int.default(0),
+  MAX_DEPTH: int.default(7),
+  MAX_BODY_SIZE: int.default(8 * 1024 * 1024),
+  CATALOGS_DIR: z.string().default('./catalogs'),
+  DB_PATH: z.string().default(''),
+  DB_MAX_OPEN_CONNS: int.default(0),
+  DB_MAX_IDLE_CONNS: int.default(0),
+  DB_PG_CONNECTION_LIMIT: int.default(0),
+  DB_TIMEZONE: z.string().default(''),
+  CORE_DB_PATH: z.string().default('data/core.duckdb'),
+  CORE_DB_READONLY: bool.default(false),
+  SECRET_KEY: z.string().default(''),
+  CLUSTER_SECRET: z.string().default(''),
+  ALLOWED_ANONYMOUS: bool.default(true),
+  ANONYMOUS_ROLE: z.string().default('admin'),
+  ALLOW_MANAGED_API_KEYS: bool.default(false),
+  CACHE_TTL: z.union([int, z.string()]).default(0),
+  CORS_ALLOWED_ORIGINS: list.default([]),
+  CORS_ALLOWED_METHODS: list.default([]),
+  CORS_ALLOWED_HEADERS: list.default([]),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+} as const;
+
+export const settingsSchema = z.strictObject(settingsShape);
+export type Settings = z.infer<typeof settingsSchema>;
+
+export interface Config extends Settings {
+  auth: z.infer<typeof authSchema>;
+  cache: z.infer<typeof cacheSchema>;
+  /** Where the YAML file came from, for messages. */
+  configFile?: string;
+}

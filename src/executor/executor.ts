@@ -1,0 +1,103 @@
+// Runs plans: one statement per root read, writes inside the request's transaction.
+import type { Logger } from '../shared/logger.js';
+import type { InsertTree } from '../planner/mutation.js';
+import type { DeleteNode, UpdateNode } from '../planner/ir/mutation.js';
+import type { RootQuery } from '../planner/ir/select.js';
+import type { ParamExpr } from '../planner/ir/expr.js';
+import type { CompiledSql } from '../sql/compiler.js';
+import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.js';
+import type { RequestContext } from './request-context.js';
+import { translateDbError } from './db-errors.js';
+
+export class Executor {
+  constructor(
+    private readonly log: Logger,
+    private readonly debug: boolean,
+  ) {}
+
+  private async timed<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
+    ctx.statements++;
+    const started = performance.now();
+    try {
+      return await run();
+    } catch (e) {
+      throw translateDbError(e, runtime.name, this.log);
+    } finally {
+      // DEBUG logs the statement and its timing, never the parameter values (they may be secrets).
+      if (this.debug) this.log.info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
+    }
+  }
+
+  async read(ctx: RequestContext, runtime: DataSourceRuntime, plan: RootQuery): Promise<unknown> {
+    const stmt = runtime.compiler.compileQuery(plan);
+    if (ctx.transactions.active) {
+      // Inside a mutation request, reads see the request's own uncommitted writes.
+      const conn = await ctx.transactions.connection(runtime);
+      return this.timed(ctx, runtime, stmt, async () => {
+        const rows = await conn.all(stmt);
+        const v = rows[0] ? Object.values(rows[0])[0] : null;
+        return typeof v === 'string' ? JSON.parse(v) : (v ?? null);
+      });
+    }
+    return this.timed(ctx, runtime, stmt, () => runtime.queryJson(stmt));
+  }
+
+  private async write(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, stmt: CompiledSql) {
+    return this.timed(ctx, runtime, stmt, () => conn.write(stmt));
+  }
+
+  /** Inserts a row and its related rows; returns the stored row (physical column names). */
+  async insert(ctx: RequestContext, runtime: DataSourceRuntime, tree: InsertTree): Promise<Row> {
+    const conn = await ctx.transactions.connection(runtime);
+    return this.insertTree(ctx, runtime, conn, tree);
+  }
+
+  private async insertTree(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, tree: InsertTree): Promise<Row> {
+    const values = new Map(tree.values);
+    const fieldOf = (column: string) => tree.object.fields.find((f) => f.column === column);
+    const set = (column: string, value: unknown) => {
+      const f = fieldOf(column);
+      values.set(column, { kind: 'param', value, scalar: f?.type ?? 'String' });
+    };
+    for (const p of tree.parents) {
+      const parentRow = await this.insertTree(ctx, runtime, conn, p.tree);
+      p.relation.sourceFields.forEach((c, i) => set(c, parentRow[p.relation.targetFields[i]!]));
+    }
+    const stored = tree.object.fields.filter((f) => f.sql === undefined).map((f) => f.column);
+    const stmt = runtime.compiler.compileWrite({
+      kind: 'insert',
+      table: runtime.tableName(tree.object),
+      columns: [...values.keys()],
+      values: [...values.values()],
+      returning: stored,
+    });
+    const row = (await this.write(ctx, runtime, conn, stmt)).rows[0] ?? {};
+    for (const c of tree.children) {
+      for (const child of c.trees) {
+        if (c.relation.via && c.junction) {
+          // M2M: insert the target row, then the junction row linking both ends.
+          const targetRow = await this.insertTree(ctx, runtime, conn, child);
+          const via = c.relation.via;
+          const link = new Map<string, ParamExpr>();
+          const typed = (column: string, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: c.junction?.fields.find((f) => f.column === column)?.type ?? 'String' });
+          via.ownerFields.forEach((col, i) => link.set(col, typed(col, row[c.relation.sourceFields[i]!])));
+          via.targetFields.forEach((col, i) => link.set(col, typed(col, targetRow[c.relation.targetFields[i]!])));
+          await this.insertTree(ctx, runtime, conn, { object: c.junction, values: link, parents: [], children: [] });
+          continue;
+        }
+        const withFk = new Map(child.values);
+        c.relation.targetFields.forEach((col, i) => {
+          const f = child.object.fields.find((x) => x.column === col);
+          withFk.set(col, { kind: 'param', value: row[c.relation.sourceFields[i]!], scalar: f?.type ?? 'String' });
+        });
+        await this.insertTree(ctx, runtime, conn, { ...child, values: withFk });
+      }
+    }
+    return row;
+  }
+
+  async change(ctx: RequestContext, runtime: DataSourceRuntime, node: UpdateNode | DeleteNode): Promise<number> {
+    const conn = await ctx.transactions.connection(runtime);
+    return (await this.write(ctx, runtime, conn, runtime.compiler.compileWrite(node))).changed;
+  }
+}

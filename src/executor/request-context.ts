@@ -1,0 +1,20 @@
+// Per-request state shared by resolvers, guards and interceptors.
+import { Serial } from '../shared/mutex.js';
+import { RequestTransactions } from './transactions.js';
+
+export interface Identity {
+  readonly role: string;
+  readonly userId: string | null;
+  readonly userName: string;
+  readonly authType: string;
+}
+
+export class RequestContext {
+  readonly transactions = new RequestTransactions();
+  /** Mutations run in document order, even when nested under module fields. */
+  readonly serial = new Serial();
+  /** Statements sent to sources by this request (observable in tests and @stats). */
+  statements = 0;
+
+  constructor(readonly identity: Identity) {}
+}

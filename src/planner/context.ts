@@ -1,0 +1,20 @@
+// What the planner needs to know about the request and the schema.
+import type { FragmentDefinitionNode, GraphQLSchema } from 'graphql';
+import type { DataObject } from '../catalog/model.js';
+import type { SchemaIndex } from '../schema/surface.js';
+
+export interface PlanContext {
+  readonly schema: GraphQLSchema;
+  readonly index: SchemaIndex;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** Qualified name of an object's table in its source (the source decides: attach alias, schema). */
+  readonly tableName: (obj: DataObject) => readonly string[];
+  /** Fresh alias per table occurrence in the statement. */
+  readonly nextAlias: () => string;
+}
+
+export function aliasCounter(): () => string {
+  let n = 0;
+  return () => `t${n++}`;
+}

@@ -1,0 +1,111 @@
+// T_filter input -> FilterNode (SPEC §4.1). Sibling keys combine with AND.
+import type { ColumnField, DataObject, Relation } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { PlanContext } from './context.js';
+import type { ColumnExpr } from './ir/expr.js';
+import type { FilterNode } from './ir/filter.js';
+import type { FromNode } from './ir/select.js';
+import { fieldExpr } from './fields.js';
+
+const and = (items: FilterNode[]): FilterNode => (items.length === 1 ? items[0]! : { kind: 'and', items });
+
+export function fromFor(ctx: PlanContext, obj: DataObject, alias: string): FromNode {
+  return obj.sql !== undefined
+    ? { kind: 'from', alias, name: [], sql: obj.sql }
+    : { kind: 'from', alias, name: ctx.tableName(obj) };
+}
+
+export function objectOf(ctx: PlanContext, name: string): DataObject {
+  const obj = ctx.index.objects.get(name);
+  if (!obj) throw new PublicError(ErrorCode.Internal, `unknown data object "${name}"`);
+  return obj;
+}
+
+const col = (table: string, column: string): ColumnExpr => ({ kind: 'column', table, column });
+
+/** The condition that ties related rows (alias `child`) to the parent row (alias `parent`). */
+export function correlation(ctx: PlanContext, rel: Relation, parent: string, child: string): FilterNode {
+  const pairs = (a: readonly string[], at: string, b: readonly string[], bt: string): FilterNode[] =>
+    a.map((c, i) => ({ kind: 'columns_equal', left: col(bt, b[i]!), right: col(at, c) }));
+  if (!rel.via) return and(pairs(rel.sourceFields, parent, rel.targetFields, child));
+  const junction = objectOf(ctx, rel.via.object);
+  const j = ctx.nextAlias();
+  return {
+    kind: 'exists',
+    from: fromFor(ctx, junction, j),
+    where: and([...pairs(rel.sourceFields, parent, rel.via.ownerFields, j), ...pairs(rel.targetFields, child, rel.via.targetFields, j)]),
+  };
+}
+
+function columnFilter(ctx: PlanContext, obj: DataObject, alias: string, f: ColumnField, ops: Record<string, unknown>): FilterNode[] {
+  const out: FilterNode[] = [];
+  const left = fieldExpr(obj, alias, f);
+  for (const [op, value] of Object.entries(ops)) {
+    if (value === undefined) continue;
+    if (value === null && op !== 'is_null') throw new PublicError(ErrorCode.BadUserInput, `filter "${obj.name}.${f.name}.${op}" must not be null`);
+    out.push({ kind: 'compare', op, left, right: { kind: 'param', value, scalar: f.type }, scalar: f.type, list: f.list });
+  }
+  void ctx;
+  return out;
+}
+
+function relationFilter(ctx: PlanContext, rel: Relation, alias: string, value: Record<string, unknown>): FilterNode[] {
+  const target = objectOf(ctx, rel.target);
+  const related = (inner: Record<string, unknown> | undefined, negate = false): FilterNode => {
+    const child = ctx.nextAlias();
+    const where: FilterNode[] = [correlation(ctx, rel, alias, child)];
+    if (inner) {
+      const f = planFilter(ctx, target, child, inner);
+      where.push(negate ? { kind: 'not', item: f } : f);
+    }
+    return { kind: 'exists', from: fromFor(ctx, target, child), where: and(where) };
+  };
+  if (rel.kind === 'one') return [related(value)];
+  const out: FilterNode[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || v === null) continue;
+    const inner = v as Record<string, unknown>;
+    if (k === 'any_of') out.push(related(inner));
+    else if (k === 'none_of') out.push({ kind: 'not', item: related(inner) });
+    // all_of is false when there are no related rows (SPEC §4.1).
+    else if (k === 'all_of') out.push(related(undefined), { kind: 'not', item: related(inner, true) });
+  }
+  return out;
+}
+
+/** Plans a filter object of `obj` whose rows are under `alias`. */
+export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, filter: Record<string, unknown>): FilterNode {
+  const items: FilterNode[] = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined || value === null) continue;
+    if (key === '_and' || key === '_or') {
+      const list = (Array.isArray(value) ? value : [value]) as Record<string, unknown>[];
+      items.push({ kind: key === '_and' ? 'and' : 'or', items: list.filter(Boolean).map((v) => planFilter(ctx, obj, alias, v)) });
+      continue;
+    }
+    if (key === '_not') {
+      items.push({ kind: 'not', item: planFilter(ctx, obj, alias, value as Record<string, unknown>) });
+      continue;
+    }
+    const field = obj.fields.find((f) => f.name === key);
+    if (field) {
+      items.push(...columnFilter(ctx, obj, alias, field, value as Record<string, unknown>));
+      continue;
+    }
+    const rel = obj.relations.find((r) => r.name === key);
+    if (rel) {
+      items.push(...relationFilter(ctx, rel, alias, value as Record<string, unknown>));
+      continue;
+    }
+    throw new PublicError(ErrorCode.BadUserInput, `unknown filter field "${key}" of "${obj.name}"`);
+  }
+  return items.length === 0 ? { kind: 'const', value: true } : and(items);
+}
+
+/** True when the filter (or a nested `_and`) names the field; used by @filter_required. */
+export function filterNames(filter: Record<string, unknown> | undefined | null, field: string): boolean {
+  if (!filter) return false;
+  if (filter[field] !== undefined && filter[field] !== null) return true;
+  const and = filter._and;
+  return Array.isArray(and) && and.some((f) => filterNames(f as Record<string, unknown>, field));
+}

@@ -1,0 +1,32 @@
+// Scalar expressions of the IR. Frozen data with a `kind`; no behaviour (DESIGN.md §3.2).
+import type { ScalarName } from '../../catalog/model.js';
+
+/** A column of a table alias in the statement. */
+export interface ColumnExpr {
+  readonly kind: 'column';
+  readonly table: string;
+  readonly column: string;
+}
+
+/** A value supplied by the client or the server: always a bound parameter. */
+export interface ParamExpr {
+  readonly kind: 'param';
+  readonly value: unknown;
+  readonly scalar: ScalarName;
+  readonly list?: boolean;
+}
+
+/** Catalog-authored SQL (`@sql`), with `[field]` references already resolved to columns. */
+export interface RawSqlExpr {
+  readonly kind: 'raw';
+  readonly parts: readonly (string | ColumnExpr)[];
+}
+
+/** A scalar subquery returning one value (ordering by N:1 relation paths). */
+export interface SubqueryExpr {
+  readonly kind: 'subquery';
+  readonly select: import('./select.js').SelectNode;
+  readonly value: Expr;
+}
+
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr;

@@ -1,0 +1,36 @@
+// Boolean conditions of the IR (SPEC §4.1). Permission filters (SPEC §7) are the same nodes.
+import type { ScalarName } from '../../catalog/model.js';
+import type { ColumnExpr, Expr, ParamExpr } from './expr.js';
+import type { FromNode } from './select.js';
+
+export interface AndNode { readonly kind: 'and'; readonly items: readonly FilterNode[] }
+export interface OrNode { readonly kind: 'or'; readonly items: readonly FilterNode[] }
+export interface NotNode { readonly kind: 'not'; readonly item: FilterNode }
+
+/** `left <op> right` for one scalar operator of the filter table. */
+export interface CompareNode {
+  readonly kind: 'compare';
+  readonly op: string;
+  readonly left: Expr;
+  readonly right: ParamExpr;
+  readonly scalar: ScalarName;
+  readonly list: boolean;
+}
+
+/** `a.x = b.y`: correlation between a parent and a related row. */
+export interface ColumnsEqualNode {
+  readonly kind: 'columns_equal';
+  readonly left: ColumnExpr;
+  readonly right: ColumnExpr;
+}
+
+/** EXISTS (SELECT 1 FROM from WHERE where). */
+export interface ExistsNode {
+  readonly kind: 'exists';
+  readonly from: FromNode;
+  readonly where: FilterNode;
+}
+
+export interface ConstNode { readonly kind: 'const'; readonly value: boolean }
+
+export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode;

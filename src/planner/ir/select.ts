@@ -1,0 +1,48 @@
+// The select tree of one root field: each object level becomes a JSON object, each list level a
+// JSON array, all inside one statement (SPEC §5).
+import type { ScalarName } from '../../catalog/model.js';
+import type { Expr } from './expr.js';
+import type { FilterNode } from './filter.js';
+
+/** A table or view of a source, or catalog SQL (`@view(sql:)`), under an alias. */
+export interface FromNode {
+  readonly kind: 'from';
+  readonly alias: string;
+  /** Qualified name parts, e.g. ['shop', 'main', 'orders']; empty when `sql` is set. */
+  readonly name: readonly string[];
+  readonly sql?: string;
+}
+
+export interface OrderItem {
+  readonly expr: Expr;
+  readonly desc: boolean;
+}
+
+/** One key of an output object. */
+export type OutField =
+  | { readonly kind: 'scalar'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean }
+  | { readonly kind: 'const'; readonly key: string; readonly value: string | number | boolean | null }
+  | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
+  | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode };
+
+export interface SelectNode {
+  readonly kind: 'select';
+  readonly from: FromNode;
+  readonly fields: readonly OutField[];
+  readonly where?: FilterNode;
+  /** Applied to the rows as a whole, before correlation (SPEC §4 relation `limit`). */
+  readonly pre?: { readonly where?: FilterNode; readonly orderBy: readonly OrderItem[]; readonly limit?: number; readonly offset?: number };
+  /** Correlation with the parent row (applied after `pre`). */
+  readonly correlate?: FilterNode;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly distinctOn?: readonly Expr[];
+  /** A list relation with no rows is null, not [] (SPEC §4) unless inner. */
+  readonly emptyAsNull?: boolean;
+}
+
+/** What a root field's statement returns. */
+export type RootQuery =
+  | { readonly kind: 'list'; readonly select: SelectNode }
+  | { readonly kind: 'one'; readonly select: SelectNode };

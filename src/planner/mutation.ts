@@ -1,0 +1,79 @@
+// Mutation inputs -> write nodes (SPEC §4.3). Nested inserts form a tree the executor walks:
+// N:1 parents first, then the row, then 1:N children and M2M links.
+import type { ColumnField, DataObject, Relation } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { PlanContext } from './context.js';
+import { objectOf, planFilter } from './filter.js';
+import type { ParamExpr } from './ir/expr.js';
+import type { DeleteNode, UpdateNode } from './ir/mutation.js';
+
+export interface InsertTree {
+  readonly object: DataObject;
+  /** Physical column -> value. */
+  readonly values: ReadonlyMap<string, ParamExpr>;
+  readonly parents: readonly { readonly relation: Relation; readonly tree: InsertTree }[];
+  readonly children: readonly { readonly relation: Relation; readonly trees: readonly InsertTree[]; readonly junction?: DataObject }[];
+}
+
+const param = (f: ColumnField, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: f.type, ...(f.list ? { list: true } : {}) });
+
+function writable(obj: DataObject): void {
+  if (obj.kind !== 'table' || obj.readOnly) {
+    throw new PublicError(ErrorCode.ReadOnly, `"${obj.name}" is read-only: ${obj.kind === 'view' ? 'it is a view' : 'its data source is read-only'}`);
+  }
+}
+
+export function planInsert(ctx: PlanContext, obj: DataObject, data: Record<string, unknown>): InsertTree {
+  writable(obj);
+  const values = new Map<string, ParamExpr>();
+  const parents: InsertTree['parents'][number][] = [];
+  const children: InsertTree['children'][number][] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const f = obj.fields.find((x) => x.name === key);
+    if (f) {
+      if (f.sql !== undefined) throw new PublicError(ErrorCode.BadUserInput, `field "${obj.name}.${key}" is computed and cannot be written`);
+      values.set(f.column, param(f, value));
+      continue;
+    }
+    const rel = obj.relations.find((r) => r.name === key);
+    if (!rel) throw new PublicError(ErrorCode.BadUserInput, `unknown field "${key}" of "${obj.name}"`);
+    if (value === null) continue;
+    const target = objectOf(ctx, rel.target);
+    if (rel.kind === 'one') parents.push({ relation: rel, tree: planInsert(ctx, target, value as Record<string, unknown>) });
+    else {
+      const trees = (value as Record<string, unknown>[]).map((v) => planInsert(ctx, target, v));
+      children.push({ relation: rel, trees, ...(rel.via ? { junction: objectOf(ctx, rel.via.object) } : {}) });
+    }
+  }
+  for (const f of obj.fields) {
+    if (values.has(f.column) || f.sql !== undefined || !f.default) continue;
+    if (f.default.value !== undefined) values.set(f.column, param(f, f.default.value));
+  }
+  return { object: obj, values, parents, children };
+}
+
+function setList(obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
+  return Object.entries(data)
+    .filter(([, v]) => v !== undefined)
+    .map(([key, value]) => {
+      const f = obj.fields.find((x) => x.name === key);
+      if (!f) throw new PublicError(ErrorCode.BadUserInput, `unknown field "${key}" of "${obj.name}"`);
+      if (f.sql !== undefined) throw new PublicError(ErrorCode.BadUserInput, `field "${obj.name}.${key}" is computed and cannot be written`);
+      return { column: f.column, value: param(f, value) };
+    });
+}
+
+export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined, data: Record<string, unknown>): UpdateNode {
+  writable(obj);
+  const alias = ctx.nextAlias();
+  const set = setList(obj, data);
+  if (!set.length) throw new PublicError(ErrorCode.BadUserInput, `update of "${obj.name}" sets no field`);
+  return { kind: 'update', table: ctx.tableName(obj), alias, set, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
+}
+
+export function planDelete(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined): DeleteNode {
+  writable(obj);
+  const alias = ctx.nextAlias();
+  return { kind: 'delete', table: ctx.tableName(obj), alias, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
+}

@@ -1,0 +1,163 @@
+// A GraphQL selection over a data object -> SelectNode. Relations become nested selects of the same
+// statement (SPEC §5); nothing here runs a query.
+import {
+  type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType,
+} from 'graphql';
+// Not re-exported by the package root; the .mjs path keeps one graphql instance under ESM.
+import { collectSubfields } from 'graphql/execution/collectFields.mjs';
+import type { DataObject } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { PlanContext } from './context.js';
+import { fieldExpr } from './fields.js';
+import { correlation, filterNames, fromFor, objectOf, planFilter } from './filter.js';
+import type { Expr } from './ir/expr.js';
+import type { FilterNode } from './ir/filter.js';
+import type { OrderItem, OutField, SelectNode } from './ir/select.js';
+
+export type Args = Record<string, unknown>;
+
+interface OrderArg {
+  field: string;
+  direction?: 'ASC' | 'DESC';
+}
+
+/** Planned output fields keyed by response key, kept to resolve `order_by` paths. */
+interface Planned {
+  readonly fields: OutField[];
+  readonly byKey: Map<string, { field: OutField; select?: SelectNode; kind: 'scalar' | 'one' | 'many' | 'const' }>;
+  readonly extraWhere: FilterNode[];
+}
+
+function unsupported(what: string): never {
+  throw new PublicError(ErrorCode.BadUserInput, `${what} is not supported yet`);
+}
+
+function subfields(ctx: PlanContext, type: GraphQLObjectType, nodes: readonly FieldNode[]): Map<string, readonly FieldNode[]> {
+  return collectSubfields(ctx.schema, ctx.fragments as never, ctx.variables as never, type, nodes);
+}
+
+function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): Planned {
+  const planned: Planned = { fields: [], byKey: new Map(), extraWhere: [] };
+  for (const [key, fieldNodes] of subfields(ctx, type, nodes)) {
+    const node = fieldNodes[0]!;
+    const name = node.name.value;
+    if (name === '__typename') {
+      const f: OutField = { kind: 'const', key, value: type.name };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'const' });
+      continue;
+    }
+    const def = type.getFields()[name];
+    if (!def) throw new PublicError(ErrorCode.ValidationFailed, `Cannot query field "${name}" on type "${type.name}".`);
+    const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
+    const column = obj.fields.find((f) => f.name === name);
+    if (column) {
+      for (const a of ['bucket', 'bucket_interval', 'struct', 'transforms', 'from', 'to', 'buffer', 'simplify_factor']) {
+        if (args[a] !== undefined && args[a] !== null) unsupported(`argument "${a}" of "${type.name}.${name}"`);
+      }
+      const f: OutField = { kind: 'scalar', key, expr: fieldExpr(obj, alias, column), scalar: column.type, list: column.list };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'scalar' });
+      continue;
+    }
+    const rel = obj.relations.find((r) => r.name === name);
+    if (rel) {
+      const target = objectOf(ctx, rel.target);
+      const childType = getNamedType(def.type);
+      if (!isObjectType(childType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
+      const child = ctx.nextAlias();
+      const corr = correlation(ctx, rel, alias, child);
+      if (rel.kind === 'one') {
+        const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, {}), correlate: corr };
+        const f: OutField = { kind: 'object', key, select: sel };
+        planned.fields.push(f);
+        planned.byKey.set(key, { field: f, select: sel, kind: 'one' });
+        if (args.inner) planned.extraWhere.push(existsRelated(ctx, sel));
+      } else {
+        const sel = planRelationList(ctx, target, child, childType, fieldNodes, args, corr);
+        const f: OutField = { kind: 'array', key, select: sel };
+        planned.fields.push(f);
+        planned.byKey.set(key, { field: f, select: sel, kind: 'many' });
+        if (args.inner) planned.extraWhere.push(existsRelated(ctx, sel));
+      }
+      continue;
+    }
+    unsupported(`field "${type.name}.${name}"`);
+  }
+  return planned;
+}
+
+/** `inner: true`: the parent row exists only with related rows (the relation's own filter included). */
+function existsRelated(ctx: PlanContext, sel: SelectNode): FilterNode {
+  void ctx;
+  const where = [sel.correlate, sel.pre?.where, sel.where].filter((x): x is FilterNode => !!x);
+  return { kind: 'exists', from: sel.from, where: where.length === 1 ? where[0]! : { kind: 'and', items: where } };
+}
+
+function planRelationList(
+  ctx: PlanContext, target: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args, corr: FilterNode,
+): SelectNode {
+  const base = planSelect(ctx, target, alias, type, nodes, { filter: args.filter, distinct_on: args.distinct_on });
+  const wholeOrder = orderItems(base, args.order_by as OrderArg[] | undefined, target);
+  const nestedOrder = args.nested_order_by ? orderItems(base, args.nested_order_by as OrderArg[], target) : wholeOrder;
+  const hasWhole = args.limit !== undefined && args.limit !== null || (args.offset !== undefined && args.offset !== null && args.offset !== 0);
+  return {
+    ...base,
+    ...(hasWhole ? { pre: { ...(base.where ? { where: base.where } : {}), orderBy: wholeOrder, limit: (args.limit as number | null) ?? undefined, offset: (args.offset as number | null) ?? undefined } } : {}),
+    ...(hasWhole ? { where: undefined } : {}),
+    correlate: corr,
+    orderBy: nestedOrder,
+    limit: (args.nested_limit as number | null) ?? undefined,
+    offset: (args.nested_offset as number | null) ?? undefined,
+    emptyAsNull: !args.inner,
+  };
+}
+
+/** Resolves an `order_by` path over the selected fields and aliases (SPEC §4). */
+function orderExpr(sel: SelectNode, path: string[], full: string, objName: string): Expr {
+  const [head, ...rest] = path;
+  const f = sel.fields.find((x) => x.key === head);
+  if (!f) throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is not selected`);
+  if (f.kind === 'scalar' && rest.length === 0) return f.expr;
+  if (f.kind === 'object' && rest.length) return { kind: 'subquery', select: f.select, value: orderExpr(f.select, rest, full, objName) };
+  throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
+}
+
+function orderItems(sel: SelectNode, order: OrderArg[] | undefined | null, obj: DataObject): OrderItem[] {
+  return (order ?? []).map((o) => ({ expr: orderExpr(sel, o.field.split('.'), o.field, obj.name), desc: o.direction === 'DESC' }));
+}
+
+/** Plans the rows of `obj` under `alias` with the list arguments of SPEC §4. */
+export function planSelect(
+  ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args,
+): SelectNode {
+  const planned = planFields(ctx, obj, alias, type, nodes);
+  const where: FilterNode[] = [...planned.extraWhere];
+  const filter = args.filter as Args | undefined | null;
+  if (filter) where.push(planFilter(ctx, obj, alias, filter));
+  const distinct = (args.distinct_on as string[] | undefined | null)?.map((name) => {
+    const f = obj.fields.find((x) => x.name === name);
+    if (!f) throw new PublicError(ErrorCode.BadUserInput, `distinct_on field "${name}" is not a field of "${obj.name}"`);
+    return fieldExpr(obj, alias, f);
+  });
+  const sel: SelectNode = {
+    kind: 'select',
+    from: fromFor(ctx, obj, alias),
+    fields: planned.fields,
+    ...(where.length ? { where: where.length === 1 ? where[0]! : { kind: 'and', items: where } } : {}),
+    orderBy: [],
+    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
+    ...(distinct?.length ? { distinctOn: distinct } : {}),
+  };
+  return { ...sel, orderBy: orderItems(sel, args.order_by as OrderArg[] | undefined, obj) };
+}
+
+/** @filter_required: a query of the object must filter on these fields. */
+export function checkRequiredFilters(obj: DataObject, filter: Args | undefined | null): void {
+  for (const f of obj.fields) {
+    if (f.filterRequired && !filterNames(filter, f.name)) {
+      throw new PublicError(ErrorCode.BadUserInput, `a query of "${obj.name}" must filter on "${f.name}"`);
+    }
+  }
+}

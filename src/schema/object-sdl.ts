@@ -1,0 +1,140 @@
+// The types one data object contributes to the schema (SPEC §4): the object, its filters,
+// mutation inputs and aggregation types.
+import type { ColumnField, DataObject, Relation, ScalarName } from '../catalog/model.js';
+import { aggregationTypeName, AGGREGATIONS, FILTER_OPERATORS, filterInputSdl, filterTypeName, subAggregationTypeName } from './scalars.js';
+
+const desc = (d: string | undefined, indent = ''): string => (d ? `${indent}${JSON.stringify(d)}\n` : '');
+
+export const names = (n: string) => ({
+  filter: `${n}_filter`,
+  listFilter: `${n}_list_filter`,
+  mutInput: `${n}_mut_input_data`,
+  mutData: `${n}_mut_data`,
+  aggregation: `_${n}_aggregation`,
+  bucket: `_${n}_aggregation_bucket`,
+  subAggregation: `_${n}_aggregation_sub_aggregation`,
+});
+
+function gqlType(f: ColumnField): string {
+  return f.list ? `[${f.type}]` : f.type;
+}
+
+function columnArgs(f: ColumnField): string {
+  if (f.list) return '';
+  switch (f.type) {
+    case 'Timestamp':
+    case 'DateTime':
+      return '(bucket: TimeBucket, bucket_interval: Interval)';
+    case 'Date':
+      return '(bucket: TimeBucket)';
+    case 'JSON':
+      return '(struct: JSON)';
+    case 'Geometry':
+      return '(transforms: [GeometryTransform!], from: Int, to: Int, buffer: Float, simplify_factor: Float)';
+    default:
+      return '';
+  }
+}
+
+export function listArgs(obj: DataObject, extra = ''): string {
+  const n = names(obj.name);
+  const args = obj.args ? `, args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '';
+  return `(filter: ${n.filter}, order_by: [OrderByField!], limit: Int = 2000, offset: Int = 0, distinct_on: [String!]${extra}${args})`;
+}
+
+function relationFields(obj: DataObject, byName: Map<string, DataObject>): string[] {
+  const lines: string[] = [];
+  for (const r of obj.relations) {
+    const target = byName.get(r.target);
+    if (!target) continue;
+    const d = desc(r.description, '  ');
+    if (r.kind === 'one') {
+      lines.push(`${d}  ${r.name}(inner: Boolean = false): ${target.name}`);
+      continue;
+    }
+    const nested = ', inner: Boolean = false, nested_order_by: [OrderByField!], nested_limit: Int, nested_offset: Int';
+    const tn = names(target.name);
+    const args = listArgs(target, nested).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+    lines.push(`${d}  ${r.name}${args}: [${target.name}]`);
+    const aggArgs = listArgs(target).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+    lines.push(`  ${r.name}_aggregation${aggArgs}: ${tn.aggregation}`);
+    lines.push(`  ${r.name}_bucket_aggregation${aggArgs}: [${tn.bucket}]`);
+  }
+  return lines;
+}
+
+function objectType(obj: DataObject, byName: Map<string, DataObject>): string {
+  const lines: string[] = [];
+  for (const f of obj.fields) {
+    lines.push(`${desc(f.description, '  ')}  ${f.name}${columnArgs(f)}: ${gqlType(f)}${f.nonNull && !f.sql ? '!' : ''}`);
+    if (!f.list && ['Timestamp', 'DateTime', 'Date'].includes(f.type)) lines.push(`  _${f.name}_part(extract: TimeExtract!, extract_divide: Int): BigInt`);
+    if (!f.list && f.type === 'Geometry') lines.push(`  _${f.name}_measurement(type: GeometryMeasurementTypes!, transform: Boolean, from: Int, to: Int): Float`);
+  }
+  lines.push(...relationFields(obj, byName));
+  return `${desc(obj.description)}type ${obj.name} {\n${lines.join('\n')}\n}`;
+}
+
+function fieldFilterType(obj: DataObject, f: ColumnField, extra: string[]): string {
+  if (f.list) return filterTypeName(f.type, true);
+  if (!f.excludeFilter.length) return filterTypeName(f.type);
+  const name = `${obj.name}_${f.name}_filter`;
+  extra.push(filterInputSdl(name, f.type, FILTER_OPERATORS[f.type].filter((o) => !f.excludeFilter.includes(o))));
+  return name;
+}
+
+function filterTypes(obj: DataObject, byName: Map<string, DataObject>): string[] {
+  const n = names(obj.name);
+  const extra: string[] = [];
+  const lines = [`  _and: [${n.filter}]`, `  _or: [${n.filter}]`, `  _not: ${n.filter}`];
+  for (const f of obj.fields) if (f.type !== 'Vector' || !f.list) lines.push(`  ${f.name}: ${fieldFilterType(obj, f, extra)}`);
+  for (const r of obj.relations) {
+    if (!byName.has(r.target)) continue;
+    lines.push(`  ${r.name}: ${r.kind === 'one' ? names(r.target).filter : names(r.target).listFilter}`);
+  }
+  return [
+    `input ${n.filter} {\n${lines.join('\n')}\n}`,
+    `input ${n.listFilter} {\n  any_of: ${n.filter}\n  all_of: ${n.filter}\n  none_of: ${n.filter}\n}`,
+    ...extra,
+  ];
+}
+
+const storable = (f: ColumnField): boolean => !f.sql;
+
+function mutationInputs(obj: DataObject, byName: Map<string, DataObject>): string[] {
+  const n = names(obj.name);
+  const cols = obj.fields.filter(storable).map((f) => `  ${f.name}: ${gqlType(f)}`);
+  const rels = obj.relations
+    .filter((r: Relation) => byName.get(r.target)?.kind === 'table')
+    .map((r) => `  ${r.name}: ${r.kind === 'one' ? names(r.target).mutInput : `[${names(r.target).mutInput}!]`}`);
+  return [`input ${n.mutInput} {\n${[...cols, ...rels].join('\n')}\n}`, `input ${n.mutData} {\n${cols.join('\n')}\n}`];
+}
+
+function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): string[] {
+  const n = names(obj.name);
+  const agg = ['  _rows_count: BigInt'];
+  const sub = ['  _rows_count: BigIntAggregation'];
+  for (const f of obj.fields) {
+    if (f.list || !AGGREGATIONS[f.type]) continue;
+    agg.push(`  ${f.name}: ${aggregationTypeName(f.type)}`);
+    const numeric = (['Int', 'BigInt', 'Float'] as ScalarName[]).includes(f.type);
+    sub.push(`  ${f.name}: ${numeric ? subAggregationTypeName(f.type) : aggregationTypeName(f.type)}`);
+  }
+  for (const r of obj.relations) {
+    const t = byName.get(r.target);
+    if (!t) continue;
+    if (r.kind === 'one') agg.push(`  ${r.name}: ${names(t.name).aggregation}`);
+    else agg.push(`  ${r.name}_aggregation: ${names(t.name).subAggregation}`);
+  }
+  return [
+    `type ${n.aggregation} {\n${agg.join('\n')}\n}`,
+    `type ${n.subAggregation} {\n${sub.join('\n')}\n}`,
+    `type ${n.bucket} {\n  key: ${obj.name}\n  aggregations(filter: ${n.filter}, order_by: [OrderByField!]): ${n.aggregation}\n}`,
+  ];
+}
+
+/** SDL of every type one data object contributes. */
+export function objectSdl(obj: DataObject, byName: Map<string, DataObject>): string[] {
+  const out = [objectType(obj, byName), ...filterTypes(obj, byName), ...aggregationTypes(obj, byName)];
+  if (obj.kind === 'table' && !obj.readOnly) out.push(...mutationInputs(obj, byName));
+  return out;
+}

@@ -1,0 +1,128 @@
+// Thin resolvers (DESIGN.md §3.7): each root field is one call into the pipeline
+// plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
+import {
+  type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType,
+} from 'graphql';
+import type { DataObject } from '../catalog/model.js';
+import type { Executor } from '../executor/executor.js';
+import type { RequestContext } from '../executor/request-context.js';
+import { aliasCounter, type PlanContext } from '../planner/context.js';
+import type { FilterNode } from '../planner/ir/filter.js';
+import type { SelectNode } from '../planner/ir/select.js';
+import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
+import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { Row } from '../sources/types.js';
+import type { SourceRegistry } from '../sources/registry.js';
+import type { DataRootField, SchemaIndex } from './surface.js';
+
+export type FunctionHandler = (args: Args, ctx: RequestContext) => Promise<unknown>;
+
+export interface ResolverDeps {
+  readonly registry: SourceRegistry;
+  readonly executor: Executor;
+  readonly functions: Readonly<Record<string, FunctionHandler>>;
+}
+
+/** Nested values are read by response key, so aliases of one field with other arguments work. */
+export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) =>
+  source && typeof source === 'object' ? (source as Record<string, unknown>)[info.path.key as string] : undefined;
+
+function planContext(info: GraphQLResolveInfo, index: SchemaIndex, registry: SourceRegistry): PlanContext {
+  return {
+    schema: info.schema,
+    index,
+    fragments: info.fragments,
+    variables: info.variableValues,
+    tableName: (o) => registry.runtime(o.source).tableName(o),
+    nextAlias: aliasCounter(),
+  };
+}
+
+function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
+  const t = getNamedType(info.returnType);
+  if (!isObjectType(t)) throw new PublicError(ErrorCode.Internal, `field "${info.fieldName}" does not return an object`);
+  return t;
+}
+
+/** WHERE <fields> = <values>: by primary key, unique key, or a row just written. */
+function keyFilter(obj: DataObject, alias: string, values: Record<string, unknown>, byColumn: boolean): FilterNode {
+  const fields = byColumn ? obj.pk.map((n) => obj.fields.find((f) => f.name === n)!) : obj.fields.filter((f) => f.name in values);
+  const items: FilterNode[] = fields.map((f) => ({
+    kind: 'compare', op: 'eq', left: { kind: 'column', table: alias, column: f.column },
+    right: { kind: 'param', value: values[byColumn ? f.column : f.name], scalar: f.type }, scalar: f.type, list: false,
+  }));
+  return items.length === 1 ? items[0]! : { kind: 'and', items };
+}
+
+function withWhere(sel: SelectNode, extra: FilterNode): SelectNode {
+  return { ...sel, where: sel.where ? { kind: 'and', items: [sel.where, extra] } : extra };
+}
+
+const operationResult = (affected: number, message: string) => ({ success: true, affected_rows: affected, message });
+
+function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps): GraphQLFieldResolver<unknown, RequestContext> {
+  return async (_source, args: Args, ctx, info) => {
+    const obj = index.objects.get(root.object)!;
+    const runtime = deps.registry.runtime(obj.source);
+    const pctx = planContext(info, index, deps.registry);
+    const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
+      const alias = pctx.nextAlias();
+      const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, {});
+      return deps.executor.read(ctx, runtime, { kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
+    };
+    switch (root.kind) {
+      case 'list': {
+        checkRequiredFilters(obj, args.filter as Args | undefined);
+        const sel = planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, args);
+        return deps.executor.read(ctx, runtime, { kind: 'list', select: sel });
+      }
+      case 'by_pk':
+      case 'unique':
+        return readRow(args, false);
+      case 'aggregation':
+      case 'bucket_aggregation':
+        throw new PublicError(ErrorCode.BadUserInput, `"${info.fieldName}": aggregations are not supported yet`);
+      case 'insert':
+        return ctx.serial.run(async () => {
+          const row: Row = await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, args.data as Args));
+          if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
+          return readRow(row, true);
+        });
+      case 'insert_batch':
+        return ctx.serial.run(async () => {
+          const rows = args.data as Args[];
+          for (const data of rows) await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, data));
+          return operationResult(rows.length, 'inserted');
+        });
+      case 'update':
+        return ctx.serial.run(async () => {
+          const n = await deps.executor.change(ctx, runtime, planUpdate(pctx, obj, args.filter as Args | null, args.data as Args));
+          return operationResult(n, 'updated');
+        });
+      case 'delete':
+        return ctx.serial.run(async () => {
+          const n = await deps.executor.change(ctx, runtime, planDelete(pctx, obj, args.filter as Args | null));
+          return operationResult(n, 'deleted');
+        });
+    }
+  };
+}
+
+/** Attaches the server's resolvers to a schema built from the generated SDL. */
+export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps: ResolverDeps): void {
+  const field = (coord: string) => {
+    const [typeName, fieldName] = coord.split('.') as [string, string];
+    const type = schema.getType(typeName) as GraphQLObjectType;
+    return type.getFields()[fieldName]!;
+  };
+  for (const coord of index.modules) field(coord).resolve = () => ({});
+  for (const [coord, root] of index.roots) field(coord).resolve = dataResolver(root, index, deps) as GraphQLFieldResolver<unknown, unknown>;
+  for (const [coord, handlerId] of index.functions) {
+    const handler = deps.functions[handlerId];
+    if (!handler) throw new PublicError(ErrorCode.Internal, `no handler "${handlerId}" for ${coord}`);
+    const mutation = coord.startsWith('MutationFunction.') || coord.includes('_mut_function.');
+    field(coord).resolve = ((_s: unknown, args: Args, ctx: RequestContext) =>
+      mutation ? ctx.serial.run(() => handler(args, ctx)) : handler(args, ctx)) as GraphQLFieldResolver<unknown, unknown>;
+  }
+}

@@ -1,0 +1,47 @@
+// The served schema: rebuilt atomically when a source is loaded or unloaded. Requests in flight
+// keep the schema they started with; listeners (Apollo's gateway hook) get each new one.
+import { buildSchema, type GraphQLSchema } from 'graphql';
+import type { ResolvedCatalog } from '../catalog/model.js';
+import { attachResolvers, type ResolverDeps } from './resolvers.js';
+import { buildSurface, type SchemaIndex, type SystemFunction } from './surface.js';
+
+export interface ServedSchema {
+  readonly schema: GraphQLSchema;
+  readonly index: SchemaIndex;
+  readonly sdl: string;
+  /** Increases with every rebuild; part of cache keys (parse/plan, results). */
+  readonly version: number;
+}
+
+export function compileSchema(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []) {
+  const surface = buildSurface(catalogs, functions, extraSdl);
+  return { surface, schema: buildSchema(surface.sdl) };
+}
+
+export class SchemaService {
+  private served: ServedSchema | undefined;
+  private readonly listeners = new Set<(s: ServedSchema) => void>();
+
+  constructor(
+    private readonly functions: readonly SystemFunction[],
+    private readonly extraSdl: readonly string[],
+  ) {}
+
+  get current(): ServedSchema {
+    if (!this.served) throw new Error('schema not built yet');
+    return this.served;
+  }
+
+  rebuild(catalogs: readonly ResolvedCatalog[], deps: ResolverDeps): ServedSchema {
+    const { surface, schema } = compileSchema(catalogs, this.functions, this.extraSdl);
+    attachResolvers(schema, surface.index, deps);
+    this.served = { schema, index: surface.index, sdl: surface.sdl, version: (this.served?.version ?? 0) + 1 };
+    for (const l of this.listeners) l(this.served);
+    return this.served;
+  }
+
+  onUpdate(listener: (s: ServedSchema) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,165 @@
+// ResolvedCatalogs -> the SDL of the whole served schema plus an index that tells the runtime what
+// each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
+// names under a module field for `as_module` sources and `@module` paths.
+import type { DataObject, ResolvedCatalog, UniqueKey } from '../catalog/model.js';
+import { listArgs, names, objectSdl } from './object-sdl.js';
+import { baseSdl } from './scalars.js';
+
+export type RootKind =
+  | 'list' | 'by_pk' | 'unique' | 'aggregation' | 'bucket_aggregation'
+  | 'insert' | 'insert_batch' | 'update' | 'delete';
+
+export interface DataRootField {
+  readonly kind: RootKind;
+  readonly object: string;
+  readonly unique?: UniqueKey;
+}
+
+/** A function implemented by the server itself (system modules). */
+export interface SystemFunction {
+  readonly module: string;
+  readonly mutation: boolean;
+  readonly name: string;
+  readonly args: string;
+  readonly returns: string;
+  readonly description?: string;
+  readonly handler: string;
+}
+
+export interface SchemaIndex {
+  readonly objects: ReadonlyMap<string, DataObject>;
+  /** `ParentType.field` -> data root field. */
+  readonly roots: ReadonlyMap<string, DataRootField>;
+  /** `ParentType.field` -> system function handler id. */
+  readonly functions: ReadonlyMap<string, string>;
+  /** `ParentType.field` of module and `function` fields (they resolve to an empty object). */
+  readonly modules: ReadonlySet<string>;
+}
+
+type Root = 'query' | 'mutation' | 'function' | 'mut_function';
+const ROOT_TYPES: Record<Root, string> = { query: 'Query', mutation: 'Mutation', function: 'Function', mut_function: 'MutationFunction' };
+
+interface ModuleNode {
+  readonly children: Map<string, ModuleNode>;
+  readonly fields: Record<Root, { name: string; sdl: string; root?: DataRootField; fn?: string }[]>;
+}
+
+const newNode = (): ModuleNode => ({ children: new Map(), fields: { query: [], mutation: [], function: [], mut_function: [] } });
+
+function nodeAt(tree: ModuleNode, path: readonly string[]): ModuleNode {
+  let cur = tree;
+  for (const p of path) {
+    let next = cur.children.get(p);
+    if (!next) cur.children.set(p, (next = newNode()));
+    cur = next;
+  }
+  return cur;
+}
+
+const split = (m: string): string[] => (m ? m.split('.').filter(Boolean) : []);
+
+function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): void {
+  const path = cat.source.asModule ? [cat.source.name, ...split(obj.module)] : split(obj.module);
+  const base = cat.source.asModule ? obj.localName : obj.name;
+  const node = nodeAt(tree, path);
+  const n = names(obj.name);
+  const q = node.fields.query;
+  const root = (kind: DataRootField['kind'], unique?: UniqueKey): DataRootField => ({ kind, object: obj.name, ...(unique ? { unique } : {}) });
+  const desc = obj.description ? `${JSON.stringify(obj.description)}\n  ` : '';
+  q.push({ name: base, sdl: `${desc}${base}${listArgs(obj)}: [${obj.name}]`, root: root('list') });
+  const fieldType = (f: string): string => obj.fields.find((x) => x.name === f)?.type ?? 'String';
+  const argsArg = obj.args ? `, args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '';
+  if (obj.pk.length) {
+    q.push({ name: `${base}_by_pk`, sdl: `${base}_by_pk(${obj.pk.map((f) => `${f}: ${fieldType(f)}!`).join(', ')}${argsArg}): ${obj.name}`, root: root('by_pk') });
+  }
+  for (const u of obj.uniques) {
+    if (u.skipQuery) continue;
+    q.push({ name: `${base}_${u.suffix}`, sdl: `${base}_${u.suffix}(${u.fields.map((f) => `${f}: ${fieldType(f)}!`).join(', ')}${argsArg}): ${obj.name}`, root: root('unique', u) });
+  }
+  q.push({ name: `${base}_aggregation`, sdl: `${base}_aggregation${listArgs(obj)}: ${n.aggregation}`, root: root('aggregation') });
+  q.push({ name: `${base}_bucket_aggregation`, sdl: `${base}_bucket_aggregation${listArgs(obj)}: [${n.bucket}]`, root: root('bucket_aggregation') });
+  if (obj.kind !== 'table' || obj.readOnly) return;
+  const m = node.fields.mutation;
+  const insertReturns = obj.pk.length && !obj.isM2m ? obj.name : 'OperationResult';
+  m.push({ name: `insert_${base}`, sdl: `insert_${base}(data: ${n.mutInput}!): ${insertReturns}`, root: root('insert') });
+  m.push({ name: `insert_${base}_batch`, sdl: `insert_${base}_batch(data: [${n.mutInput}!]!): OperationResult`, root: root('insert_batch') });
+  m.push({ name: `update_${base}`, sdl: `update_${base}(filter: ${n.filter}, data: ${n.mutData}!): OperationResult`, root: root('update') });
+  m.push({ name: `delete_${base}`, sdl: `delete_${base}(filter: ${n.filter}): OperationResult`, root: root('delete') });
+}
+
+const moduleTypeName = (path: readonly string[], root: Root): string =>
+  path.length ? `_module_${path.join('_')}_${root}` : ROOT_TYPES[root];
+
+function hasFields(node: ModuleNode, root: Root): boolean {
+  return node.fields[root].length > 0 || [...node.children.values()].some((c) => hasFields(c, root));
+}
+
+interface Emitted {
+  sdl: string[];
+  roots: Map<string, DataRootField>;
+  functions: Map<string, string>;
+  modules: Set<string>;
+}
+
+function emitModule(node: ModuleNode, path: string[], root: Root, out: Emitted): void {
+  const typeName = moduleTypeName(path, root);
+  const lines: string[] = [];
+  const children = [...node.children.entries()].sort(([a], [b]) => a.localeCompare(b));
+  for (const [name, child] of children) {
+    if (!hasFields(child, root)) continue;
+    const childPath = [...path, name];
+    lines.push(`  ${name}: ${moduleTypeName(childPath, root)}`);
+    out.modules.add(`${typeName}.${name}`);
+    emitModule(child, childPath, root, out);
+  }
+  for (const f of node.fields[root]) {
+    lines.push(`  ${f.sdl}`);
+    if (f.root) out.roots.set(`${typeName}.${f.name}`, f.root);
+    if (f.fn) out.functions.set(`${typeName}.${f.name}`, f.fn);
+  }
+  if (root === 'query' && !path.length) {
+    lines.push('  function: Function');
+    out.modules.add('Query.function');
+  }
+  if (root === 'function' && !path.length && !lines.length) lines.push('  "No functions are loaded."\n  _noop: Boolean');
+  if (root === 'mutation' && !path.length) {
+    lines.push('  function: MutationFunction');
+    out.modules.add('Mutation.function');
+  }
+  out.sdl.push(`type ${typeName} {\n${lines.join('\n')}\n}`);
+}
+
+export interface Surface {
+  readonly sdl: string;
+  readonly index: SchemaIndex;
+}
+
+/** Builds the SDL and index for a set of catalogs and system functions. */
+export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []): Surface {
+  const byName = new Map<string, DataObject>();
+  const sorted = [...catalogs].sort((a, b) => a.source.name.localeCompare(b.source.name));
+  for (const c of sorted) for (const o of c.objects) byName.set(o.name, o);
+  const tree = newNode();
+  const out: Emitted = { sdl: [baseSdl(), ...extraSdl], roots: new Map(), functions: new Map(), modules: new Set() };
+  for (const c of sorted) {
+    for (const i of c.inputs) out.sdl.push(`input ${i.name} {\n${i.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
+    for (const o of c.objects) {
+      out.sdl.push(...objectSdl(o, byName));
+      placeObject(tree, c, o);
+    }
+  }
+  for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
+    const node = nodeAt(tree, split(f.module));
+    const desc = f.description ? `${JSON.stringify(f.description)}\n  ` : '';
+    node.fields[f.mutation ? 'mut_function' : 'function'].push({ name: f.name, sdl: `${desc}${f.name}${f.args}: ${f.returns}`, fn: f.handler });
+  }
+  for (const root of ['query', 'mutation', 'function', 'mut_function'] as Root[]) {
+    if (hasFields(tree, root) || root === 'query' || root === 'function') emitModule(tree, [], root, out);
+  }
+  if (!hasFields(tree, 'mut_function')) {
+    out.sdl.push('type MutationFunction {\n  "No mutation functions are loaded."\n  _noop: Boolean\n}');
+  }
+  if (!out.sdl.some((s) => s.startsWith('type Mutation {'))) out.sdl.push('type Mutation {\n  function: MutationFunction\n}');
+  out.modules.add('Mutation.function');
+  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, roots: out.roots, functions: out.functions, modules: out.modules } };
+}

@@ -1,0 +1,44 @@
+// Errors carry a public code and a visibility (DESIGN.md §3.6). Internal faults are logged with
+// detail and shown to clients as a generic message.
+import { GraphQLError } from 'graphql';
+
+export enum ErrorCode {
+  BadRequest = 'BAD_REQUEST',
+  GraphQLParseFailed = 'GRAPHQL_PARSE_FAILED',
+  ValidationFailed = 'GRAPHQL_VALIDATION_FAILED',
+  BadUserInput = 'BAD_USER_INPUT',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  Unauthenticated = 'UNAUTHENTICATED',
+  Forbidden = 'FORBIDDEN',
+  NotFound = 'NOT_FOUND',
+  CatalogInvalid = 'CATALOG_INVALID',
+  ConfigInvalid = 'CONFIG_INVALID',
+  SourceUnavailable = 'SOURCE_UNAVAILABLE',
+  QueryFailed = 'QUERY_FAILED',
+  MaxDepth = 'MAX_DEPTH_EXCEEDED',
+  ReadOnly = 'READ_ONLY',
+  Internal = 'INTERNAL_SERVER_ERROR',
+}
+
+/** An error whose message may be shown to the client as it is. */
+export class PublicError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly status = 200,
+  ) {
+    super(message);
+    this.name = 'PublicError';
+  }
+
+  toGraphQL(): GraphQLError {
+    return new GraphQLError(this.message, { extensions: { code: this.code } });
+  }
+}
+
+/** Thrown by exhaustive switches over IR node kinds. */
+export class UnreachableCaseError extends Error {
+  constructor(value: never) {
+    super(`unreachable case: ${JSON.stringify(value)}`);
+  }
+}

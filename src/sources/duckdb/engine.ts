@@ -1,0 +1,97 @@
+// The embedded DuckDB (DB_PATH): one instance per process; DuckDB sources and a DuckDB core
+// database are ATTACHed to it. Reads share a small pool of connections; each transaction gets a
+// connection of its own (DuckDB transactions are per connection).
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import type { CompiledSql } from '../../sql/compiler.js';
+import type { Row, SourceConnection } from '../types.js';
+
+export class DuckDbEngine {
+  private readonly idle: DuckDBConnection[] = [];
+  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private open = 0;
+
+  private constructor(
+    readonly instance: DuckDBInstance,
+    private readonly maxOpen: number,
+    /** Name of the engine's own database (`memory`, or the DB_PATH file's stem). */
+    readonly defaultDatabase: string,
+  ) {}
+
+  static async create(path: string, maxOpen: number): Promise<DuckDbEngine> {
+    // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load.
+    const instance = await DuckDBInstance.create(path || ':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' });
+    const c = await instance.connect();
+    const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');
+    c.closeSync();
+    return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name);
+  }
+
+  async acquire(): Promise<DuckDBConnection> {
+    const c = this.idle.pop();
+    if (c) return c;
+    if (this.open < this.maxOpen) {
+      this.open++;
+      return this.instance.connect();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(c: DuckDBConnection): void {
+    const next = this.waiting.shift();
+    if (next) next(c);
+    else this.idle.push(c);
+  }
+
+  async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = await this.acquire();
+    try {
+      return await fn(c);
+    } finally {
+      this.release(c);
+    }
+  }
+
+  /** A dedicated connection for one transaction, closed afterwards. */
+  async transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+    const c = await this.instance.connect();
+    try {
+      await c.run('BEGIN TRANSACTION');
+      try {
+        const result = await fn(wrap(c));
+        await c.run('COMMIT');
+        return result;
+      } catch (e) {
+        await c.run('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    } finally {
+      c.closeSync();
+    }
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.withConnection((c) => c.run(sql));
+  }
+
+  close(): void {
+    for (const c of this.idle) c.closeSync();
+    this.idle.length = 0;
+    this.instance.closeSync();
+  }
+}
+
+const params = (p: readonly unknown[]): DuckDBValue[] => p as DuckDBValue[];
+
+export function wrap(c: DuckDBConnection): SourceConnection {
+  return {
+    async all(stmt: CompiledSql): Promise<Row[]> {
+      const r = await c.runAndReadAll(stmt.sql, params(stmt.params));
+      return r.getRowObjectsJS() as Row[];
+    },
+    async write(stmt: CompiledSql) {
+      const r = await c.run(stmt.sql, params(stmt.params));
+      const rows = (await r.getRowObjectsJS()) as Row[];
+      return { changed: r.rowsChanged || rows.length, rows };
+    },
+  };
+}

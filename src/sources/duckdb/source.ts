@@ -1,0 +1,93 @@
+// A `duckdb` data source: a DuckDB file (or :memory:) attached to the embedded engine under the
+// source's name.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataObject } from '../../catalog/model.js';
+import { parseDbJson } from '../../shared/json.js';
+import type { CompiledSql } from '../../sql/compiler.js';
+import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
+import { type DataSourceRuntime, type SourceConnection, splitTableName } from '../types.js';
+import type { DuckDbEngine } from './engine.js';
+import { wrap } from './engine.js';
+
+const compiler = new DuckDbCompiler();
+const quote = (s: string): string => compiler.quoteIdentifier(s);
+const literal = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+
+export interface DuckDbSourceOptions {
+  readonly name: string;
+  readonly path: string;
+  readonly readOnly: boolean;
+  /** SQL run once when the file is created (example catalogs ship their data this way). */
+  readonly seedFile?: string;
+}
+
+export class DuckDbSource implements DataSourceRuntime {
+  readonly type = 'duckdb' as const;
+  readonly compiler = compiler;
+
+  private constructor(
+    private readonly engine: DuckDbEngine,
+    readonly name: string,
+    readonly readOnly: boolean,
+  ) {}
+
+  static async attach(engine: DuckDbEngine, o: DuckDbSourceOptions): Promise<DuckDbSource> {
+    const memory = o.path === ':memory:' || o.path === '';
+    const fresh = memory || !existsSync(o.path);
+    if (!memory) mkdirSync(dirname(o.path), { recursive: true });
+    const target = memory ? ':memory:' : o.path;
+    await engine.withConnection(async (c) => {
+      await c.run(`DETACH DATABASE IF EXISTS ${quote(o.name)}`);
+      await c.run(`ATTACH ${literal(target)} AS ${quote(o.name)}${o.readOnly && !fresh ? ' (READ_ONLY)' : ''}`);
+    });
+    if (fresh && o.seedFile) {
+      const seed = readFileSync(o.seedFile, 'utf8');
+      const c = await engine.instance.connect();
+      try {
+        await c.run(`USE ${quote(o.name)}`);
+        await c.run(seed);
+      } finally {
+        c.closeSync();
+      }
+    }
+    return new DuckDbSource(engine, o.name, o.readOnly);
+  }
+
+  tableName(obj: DataObject): readonly string[] {
+    const parts = splitTableName(obj.table);
+    return parts.length === 1 ? [this.name, 'main', parts[0]!] : [this.name, ...parts];
+  }
+
+  async queryJson(stmt: CompiledSql): Promise<unknown> {
+    return this.engine.withConnection(async (c) => {
+      const r = await c.runAndReadAll(stmt.sql, stmt.params as never);
+      const v = r.getRows()[0]?.[0];
+      return v === null || v === undefined ? null : parseDbJson(String(v));
+    });
+  }
+
+  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+    return this.engine.transaction(fn);
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.engine.withConnection(async (c) => {
+      await c.run(`USE ${quote(this.name)}`);
+      try {
+        await c.run(sql);
+      } finally {
+        await c.run(`USE ${quote(this.engine.defaultDatabase)}`).catch(() => undefined);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.engine.exec(`DETACH DATABASE IF EXISTS ${quote(this.name)}`);
+  }
+
+  /** For tests and tools: a connection outside a transaction. */
+  withConnection<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+    return this.engine.withConnection((c) => fn(wrap(c)));
+  }
+}

@@ -1,0 +1,34 @@
+// What the executor needs from a data source, whatever its type.
+import type { DataObject, SourceType } from '../catalog/model.js';
+import type { CompiledSql, SqlCompiler } from '../sql/compiler.js';
+
+export type Row = Record<string, unknown>;
+
+/** One connection, inside a transaction when obtained through `transaction`. */
+export interface SourceConnection {
+  /** Rows as plain objects (values as the driver gives them). */
+  all(stmt: CompiledSql): Promise<Row[]>;
+  /** A write; returns the number of rows changed and any RETURNING rows. */
+  write(stmt: CompiledSql): Promise<{ changed: number; rows: Row[] }>;
+}
+
+export interface DataSourceRuntime {
+  readonly name: string;
+  readonly type: SourceType;
+  readonly compiler: SqlCompiler;
+  readonly readOnly: boolean;
+  /** Qualified table name parts of an object in this source. */
+  tableName(obj: DataObject): readonly string[];
+  /** Runs a root read statement and returns its single JSON result (parsed), or null. */
+  queryJson(stmt: CompiledSql): Promise<unknown>;
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T>;
+  /** Runs raw SQL outside the GraphQL path (seeding, core migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Splits a catalog table name `schema.table` into its parts. */
+export function splitTableName(name: string): string[] {
+  return name.split('.').filter(Boolean);
+}

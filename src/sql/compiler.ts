@@ -1,0 +1,239 @@
+// IR -> { sql, params }. The base compiler writes the statement shape once; dialects override the
+// few places where databases differ (DESIGN.md §3.3). No value ever becomes SQL text: every value
+// is a numbered parameter, every identifier goes through quoteIdentifier (DESIGN.md §3.4).
+import type { ScalarName } from '../catalog/model.js';
+import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.js';
+import type { Expr, ParamExpr } from '../planner/ir/expr.js';
+import type { FilterNode } from '../planner/ir/filter.js';
+import type { WriteNode } from '../planner/ir/mutation.js';
+import type { FromNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
+
+export interface CompiledSql {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** Per-statement state: the parameter list grows as values are met. */
+export class SqlContext {
+  readonly params: unknown[] = [];
+  add(value: unknown): number {
+    this.params.push(value);
+    return this.params.length;
+  }
+}
+
+export abstract class SqlCompiler {
+  abstract readonly dialect: string;
+
+  // ---- dialect hooks -------------------------------------------------------------------------
+  quoteIdentifier(name: string): string {
+    return `"${name.replaceAll('"', '""')}"`;
+  }
+  protected abstract sqlType(scalar: ScalarName): string;
+  /** A JSON object from key/value pairs (keys are response keys, bound as literals-safe text). */
+  protected abstract jsonObject(pairs: readonly [string, string][], ctx: SqlContext): string;
+  /** Aggregate of JSON values into an array, `[]` or NULL on no rows. */
+  protected abstract jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean): string;
+  /** A column value as it goes into JSON (SPEC §3.4 wire formats). */
+  protected abstract renderScalar(expr: string, scalar: ScalarName, list: boolean): string;
+  protected abstract regexMatch(left: string, right: string): string;
+  protected abstract jsonHasKey(left: string, key: string): string;
+  protected abstract jsonContains(left: string, right: string): string;
+  protected abstract listContainsAll(left: string, right: string): string;
+  protected abstract listIntersects(left: string, right: string): string;
+  /** Converts a client value to what the driver binds (strings for dates, JSON text, ...). */
+  protected bindValue(value: unknown, scalar: ScalarName): unknown {
+    if (value === null || value === undefined) return null;
+    if (scalar === 'JSON') return JSON.stringify(value);
+    if (scalar === 'BigInt') return String(value);
+    if (typeof value === 'object') return JSON.stringify(value);
+    return value;
+  }
+
+  // ---- public entry points -------------------------------------------------------------------
+  compileQuery(q: RootQuery): CompiledSql {
+    const ctx = new SqlContext();
+    const sql = q.kind === 'list' ? this.arrayOf(q.select, ctx, false, 'result') : this.oneRow(q.select, ctx);
+    return { sql, params: ctx.params };
+  }
+
+  compileWrite(w: WriteNode): CompiledSql {
+    const ctx = new SqlContext();
+    return { sql: this.write(w, ctx), params: ctx.params };
+  }
+
+  // ---- statement shapes ----------------------------------------------------------------------
+  protected oneRow(sel: SelectNode, ctx: SqlContext): string {
+    return `SELECT ${this.objectOf(sel, ctx)} AS result FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)} LIMIT 1`;
+  }
+
+  protected objectOf(sel: SelectNode, ctx: SqlContext): string {
+    const pairs: [string, string][] = sel.fields.map((f) => {
+      switch (f.kind) {
+        case 'scalar':
+          return [f.key, this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list)];
+        case 'const':
+          return [f.key, f.value === null ? 'NULL' : this.param({ kind: 'param', value: f.value, scalar: typeof f.value === 'number' ? 'Float' : typeof f.value === 'boolean' ? 'Boolean' : 'String' }, ctx)];
+        case 'object':
+          return [f.key, `(${this.oneRow(f.select, ctx)})`];
+        case 'array':
+          return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
+        default:
+          throw new UnreachableCaseError(f);
+      }
+    });
+    return this.jsonObject(pairs, ctx);
+  }
+
+  /** `SELECT <agg> FROM (SELECT <object> AS _j, row_number() ... FROM ... LIMIT ...) _s` */
+  protected arrayOf(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label?: string): string {
+    const order = this.orderList(this.effectiveOrder(sel), ctx);
+    const distinct = sel.distinctOn?.length ? `DISTINCT ON (${sel.distinctOn.map((e) => this.expr(e, ctx)).join(', ')}) ` : '';
+    const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS _rn` : '';
+    const inner =
+      `SELECT ${distinct}${this.objectOf(sel, ctx)} AS _j${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
+      (order ? ` ORDER BY ${order}` : '') +
+      this.limitOffset(sel.limit, sel.offset, ctx);
+    return `SELECT ${this.jsonArrayAgg('_s._j', order ? '_s._rn' : '', emptyAsNull)}${label ? ` AS ${label}` : ''} FROM (${inner}) AS _s`;
+  }
+
+  private effectiveOrder(sel: SelectNode): readonly OrderItem[] {
+    if (!sel.distinctOn?.length) return sel.orderBy;
+    return [...sel.distinctOn.map((expr) => ({ expr, desc: false })), ...sel.orderBy];
+  }
+
+  protected from(sel: SelectNode, ctx: SqlContext): string {
+    if (!sel.pre) return this.fromNode(sel.from);
+    const pre = sel.pre;
+    const order = this.orderList(pre.orderBy, ctx);
+    const where = pre.where ? ` WHERE ${this.filter(pre.where, ctx)}` : '';
+    const src = this.fromNode({ ...sel.from, alias: sel.from.alias });
+    return `(SELECT ${this.quoteIdentifier(sel.from.alias)}.* FROM ${src}${where}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(pre.limit, pre.offset, ctx)}) AS ${this.quoteIdentifier(sel.from.alias)}`;
+  }
+
+  protected fromNode(f: FromNode): string {
+    const target = f.sql !== undefined ? `(${f.sql})` : f.name.map((n) => this.quoteIdentifier(n)).join('.');
+    return `${target} AS ${this.quoteIdentifier(f.alias)}`;
+  }
+
+  protected whereClause(sel: SelectNode, ctx: SqlContext): string {
+    const parts = [sel.correlate, sel.where].filter((x): x is FilterNode => !!x);
+    if (!parts.length) return '';
+    return ` WHERE ${parts.map((p) => this.filter(p, ctx)).join(' AND ')}`;
+  }
+
+  protected orderList(items: readonly OrderItem[], ctx: SqlContext): string {
+    return items.map((o) => `${this.expr(o.expr, ctx)} ${o.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`).join(', ');
+  }
+
+  protected limitOffset(limit: number | undefined, offset: number | undefined, ctx: SqlContext): string {
+    let out = '';
+    if (limit !== undefined) out += ` LIMIT ${this.param({ kind: 'param', value: limit, scalar: 'BigInt' }, ctx)}`;
+    if (offset) out += ` OFFSET ${this.param({ kind: 'param', value: offset, scalar: 'BigInt' }, ctx)}`;
+    return out;
+  }
+
+  // ---- expressions ---------------------------------------------------------------------------
+  protected param(p: ParamExpr, ctx: SqlContext): string {
+    const type = this.sqlType(p.scalar);
+    if (p.list) {
+      const values = Array.isArray(p.value) ? p.value : [p.value];
+      return `[${values.map((v) => `CAST($${ctx.add(this.bindValue(v, p.scalar))} AS ${type})`).join(', ')}]`;
+    }
+    return `CAST($${ctx.add(this.bindValue(p.value, p.scalar))} AS ${type})`;
+  }
+
+  protected expr(e: Expr, ctx: SqlContext): string {
+    switch (e.kind) {
+      case 'column':
+        return `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`;
+      case 'param':
+        return this.param(e, ctx);
+      case 'raw':
+        return `(${e.parts.map((p) => (typeof p === 'string' ? p : this.expr(p, ctx))).join('')})`;
+      case 'subquery':
+        return `(SELECT ${this.expr(e.value, ctx)} FROM ${this.from(e.select, ctx)}${this.whereClause(e.select, ctx)} LIMIT 1)`;
+      default:
+        throw new UnreachableCaseError(e);
+    }
+  }
+
+  protected filter(f: FilterNode, ctx: SqlContext): string {
+    switch (f.kind) {
+      case 'and':
+        return f.items.length ? `(${f.items.map((i) => this.filter(i, ctx)).join(' AND ')})` : 'TRUE';
+      case 'or':
+        return f.items.length ? `(${f.items.map((i) => this.filter(i, ctx)).join(' OR ')})` : 'FALSE';
+      case 'not':
+        return `(NOT COALESCE(${this.filter(f.item, ctx)}, FALSE))`;
+      case 'const':
+        return f.value ? 'TRUE' : 'FALSE';
+      case 'columns_equal':
+        return `${this.expr(f.left, ctx)} = ${this.expr(f.right, ctx)}`;
+      case 'exists':
+        return `EXISTS (SELECT 1 FROM ${this.fromNode(f.from)} WHERE ${this.filter(f.where, ctx)})`;
+      case 'compare':
+        return this.compare(f, ctx);
+      default:
+        throw new UnreachableCaseError(f);
+    }
+  }
+
+  protected compare(f: Extract<FilterNode, { kind: 'compare' }>, ctx: SqlContext): string {
+    const left = this.expr(f.left, ctx);
+    if (f.op === 'is_null') return f.right.value ? `${left} IS NULL` : `${left} IS NOT NULL`;
+    const right = (): string => this.param(f.right, ctx);
+    if (f.list) {
+      switch (f.op) {
+        case 'eq': return `${left} = ${this.param({ ...f.right, list: true }, ctx)}`;
+        case 'contains': return this.listContainsAll(left, this.param({ ...f.right, list: true }, ctx));
+        case 'intersects': return this.listIntersects(left, this.param({ ...f.right, list: true }, ctx));
+      }
+    }
+    switch (f.op) {
+      case 'eq': return f.scalar === 'JSON' ? this.jsonContains(left, right()) + ` AND ${this.jsonContains(right(), left)}` : `${left} = ${right()}`;
+      case 'ne': return `${left} <> ${right()}`;
+      case 'gt': return `${left} > ${right()}`;
+      case 'gte': return `${left} >= ${right()}`;
+      case 'lt': return `${left} < ${right()}`;
+      case 'lte': return `${left} <= ${right()}`;
+      case 'in': {
+        const values = Array.isArray(f.right.value) ? f.right.value : [f.right.value];
+        if (!values.length) return 'FALSE';
+        return `${left} IN (${values.map((v) => this.param({ ...f.right, value: v }, ctx)).join(', ')})`;
+      }
+      case 'like': return `${left} LIKE ${right()}`;
+      case 'ilike': return `${left} ILIKE ${right()}`;
+      case 'regex': return this.regexMatch(left, right());
+      case 'has': return this.jsonHasKey(left, this.param({ kind: 'param', value: f.right.value, scalar: 'String' }, ctx));
+      case 'has_all': {
+        const keys = Array.isArray(f.right.value) ? f.right.value : [f.right.value];
+        return `(${keys.map((k) => this.jsonHasKey(left, this.param({ kind: 'param', value: k, scalar: 'String' }, ctx))).join(' AND ') || 'TRUE'})`;
+      }
+      case 'contains': if (f.scalar === 'JSON') return this.jsonContains(left, right()); break;
+    }
+    throw new PublicError(ErrorCode.BadUserInput, `filter operator "${f.op}" is not supported for ${f.scalar} on ${this.dialect} sources`);
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+  protected write(w: WriteNode, ctx: SqlContext): string {
+    const table = (parts: readonly string[]): string => parts.map((p) => this.quoteIdentifier(p)).join('.');
+    switch (w.kind) {
+      case 'insert': {
+        const cols = w.columns.map((c) => this.quoteIdentifier(c)).join(', ');
+        const values = w.values.map((v) => this.expr(v, ctx)).join(', ');
+        const body = w.columns.length ? `(${cols}) VALUES (${values})` : 'DEFAULT VALUES';
+        const ret = w.returning.length ? ` RETURNING ${w.returning.map((c) => this.quoteIdentifier(c)).join(', ')}` : '';
+        return `INSERT INTO ${table(w.table)} ${body}${ret}`;
+      }
+      case 'update': {
+        const set = w.set.map((s) => `${this.quoteIdentifier(s.column)} = ${this.expr(s.value, ctx)}`).join(', ');
+        return `UPDATE ${table(w.table)} AS ${this.quoteIdentifier(w.alias)} SET ${set}${w.where ? ` WHERE ${this.filter(w.where, ctx)}` : ''}`;
+      }
+      case 'delete':
+        return `DELETE FROM ${table(w.table)} AS ${this.quoteIdentifier(w.alias)}${w.where ? ` WHERE ${this.filter(w.where, ctx)}` : ''}`;
+      default:
+        throw new UnreachableCaseError(w);
+    }
+  }
+}

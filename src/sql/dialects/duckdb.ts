@@ -1,0 +1,69 @@
+// DuckDB dialect: JSON built with json_object / json_group_array, lists as DuckDB lists.
+import type { ScalarName } from '../../catalog/model.js';
+import { SqlCompiler, type SqlContext } from '../compiler.js';
+import { jsonKey } from '../keys.js';
+
+const TYPES: Record<ScalarName, string> = {
+  String: 'VARCHAR', Int: 'INTEGER', BigInt: 'BIGINT', Float: 'DOUBLE', Boolean: 'BOOLEAN', Date: 'DATE',
+  Time: 'TIME', Timestamp: 'TIMESTAMPTZ', DateTime: 'TIMESTAMP', Interval: 'INTERVAL', JSON: 'JSON',
+  Geometry: 'VARCHAR', IntRange: 'VARCHAR', BigIntRange: 'VARCHAR', TimestampRange: 'VARCHAR', H3Cell: 'VARCHAR',
+  Vector: 'FLOAT[]',
+};
+
+export class DuckDbCompiler extends SqlCompiler {
+  readonly dialect = 'duckdb';
+
+  protected override sqlType(scalar: ScalarName): string {
+    return TYPES[scalar];
+  }
+
+  protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
+    return `json_object(${pairs.map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`;
+  }
+
+  protected override jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean): string {
+    // json_group_array is a macro and takes no ORDER BY; to_json(list(...)) is the aggregate form.
+    const agg = `to_json(list(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''}))`;
+    return emptyAsNull ? `CASE WHEN count(*) = 0 THEN NULL ELSE ${agg} END` : `CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE ${agg} END`;
+  }
+
+  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean): string {
+    if (list) return expr;
+    switch (scalar) {
+      case 'Timestamp':
+        // RFC 3339 in UTC; fractional seconds only when present (SPEC §3.4).
+        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN microsecond(${expr}) % 1000000 = 0 THEN strftime(timezone('UTC', ${expr}), '%Y-%m-%dT%H:%M:%SZ') ELSE strftime(timezone('UTC', ${expr}), '%Y-%m-%dT%H:%M:%S.%fZ') END`;
+      case 'DateTime':
+        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN microsecond(${expr}) % 1000000 = 0 THEN strftime(${expr}, '%Y-%m-%dT%H:%M:%S') ELSE strftime(${expr}, '%Y-%m-%dT%H:%M:%S.%f') END`;
+      case 'Date':
+      case 'Time':
+        return `CAST(${expr} AS VARCHAR)`;
+      case 'BigInt':
+        // Exact beyond 2^53: DuckDB writes the digits; JSON.parse would round, so the executor
+        // reads these documents with an exact-integer parser.
+        return expr;
+      default:
+        return expr;
+    }
+  }
+
+  protected override regexMatch(left: string, right: string): string {
+    return `regexp_matches(${left}, ${right})`;
+  }
+
+  protected override jsonHasKey(left: string, key: string): string {
+    return `(json_extract(${left}, '$.' || json_quote(${key}) ) IS NOT NULL OR json_exists(${left}, '$.' || json_quote(${key})))`;
+  }
+
+  protected override jsonContains(left: string, right: string): string {
+    return `json_contains(${left}, ${right})`;
+  }
+
+  protected override listContainsAll(left: string, right: string): string {
+    return `list_has_all(${left}, ${right})`;
+  }
+
+  protected override listIntersects(left: string, right: string): string {
+    return `list_has_any(${left}, ${right})`;
+  }
+}

@@ -1,0 +1,78 @@
+// PostgreSQL dialect: JSON built with json_build_object / json_agg, lists as arrays.
+import type { ScalarName } from '../../catalog/model.js';
+import type { ParamExpr } from '../../planner/ir/expr.js';
+import { SqlCompiler, type SqlContext } from '../compiler.js';
+import { jsonKey } from '../keys.js';
+
+const TYPES: Record<ScalarName, string> = {
+  String: 'text', Int: 'integer', BigInt: 'bigint', Float: 'double precision', Boolean: 'boolean', Date: 'date',
+  Time: 'time', Timestamp: 'timestamptz', DateTime: 'timestamp', Interval: 'interval', JSON: 'jsonb',
+  Geometry: 'geometry', IntRange: 'int4range', BigIntRange: 'int8range', TimestampRange: 'tstzrange', H3Cell: 'text',
+  Vector: 'real[]',
+};
+
+/** json_build_object takes at most 100 arguments. */
+const MAX_PAIRS = 50;
+
+export class PostgresCompiler extends SqlCompiler {
+  readonly dialect = 'postgres';
+
+  protected override sqlType(scalar: ScalarName): string {
+    return TYPES[scalar];
+  }
+
+  protected override param(p: ParamExpr, ctx: SqlContext): string {
+    if (!p.list) return super.param(p, ctx);
+    const values = Array.isArray(p.value) ? p.value : [p.value];
+    return `ARRAY[${values.map((v) => `$${ctx.add(this.bindValue(v, p.scalar))}::${this.sqlType(p.scalar)}`).join(', ')}]::${this.sqlType(p.scalar)}[]`;
+  }
+
+  protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
+    const chunks: string[] = [];
+    for (let i = 0; i < pairs.length; i += MAX_PAIRS) {
+      chunks.push(`json_build_object(${pairs.slice(i, i + MAX_PAIRS).map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`);
+    }
+    if (chunks.length === 1) return chunks[0]!;
+    return `(${chunks.map((c) => `${c}::jsonb`).join(' || ')})::json`;
+  }
+
+  protected override jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean): string {
+    const agg = `json_agg(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''})`;
+    return emptyAsNull ? agg : `COALESCE(${agg}, '[]'::json)`;
+  }
+
+  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean): string {
+    if (list) return expr;
+    switch (scalar) {
+      case 'Timestamp':
+        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN extract(microseconds FROM ${expr})::bigint % 1000000 = 0 THEN to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ELSE to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`;
+      case 'DateTime':
+        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN extract(microseconds FROM ${expr})::bigint % 1000000 = 0 THEN to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS') ELSE to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS.US') END`;
+      case 'Date':
+      case 'Time':
+        return `(${expr})::text`;
+      default:
+        return expr;
+    }
+  }
+
+  protected override regexMatch(left: string, right: string): string {
+    return `${left} ~ ${right}`;
+  }
+
+  protected override jsonHasKey(left: string, key: string): string {
+    return `jsonb_exists((${left})::jsonb, ${key})`;
+  }
+
+  protected override jsonContains(left: string, right: string): string {
+    return `(${left})::jsonb @> (${right})::jsonb`;
+  }
+
+  protected override listContainsAll(left: string, right: string): string {
+    return `${left} @> ${right}`;
+  }
+
+  protected override listIntersects(left: string, right: string): string {
+    return `${left} && ${right}`;
+  }
+}

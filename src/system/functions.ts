@@ -1,0 +1,46 @@
+// System functions of the `core` module (seed 001, SPEC §11) and their handlers.
+import { printSchema } from 'graphql';
+import type { RequestContext } from '../executor/request-context.js';
+import type { FunctionHandler } from '../schema/resolvers.js';
+import { compileSchema } from '../schema/service.js';
+import type { SystemFunction } from '../schema/surface.js';
+import type { SourceRegistry } from '../sources/registry.js';
+import type { Lifecycle } from './lifecycle.js';
+
+export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
+  { module: 'core', mutation: true, name: 'load_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'load_data_source', description: 'Loads or reloads a data source and serves its catalog' },
+  { module: 'core', mutation: true, name: 'unload_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'unload_data_source', description: 'Stops serving a data source; its registration is kept' },
+  { module: 'core', mutation: true, name: 'checkpoint', args: '(name: String = "")', returns: 'OperationResult', handler: 'checkpoint', description: 'Flushes the write-ahead log of a DuckDB source (empty: the core database)' },
+  { module: 'core', mutation: false, name: 'data_source_status', args: '(name: String!)', returns: 'String', handler: 'data_source_status', description: 'Status text of a data source: loaded, unloaded, or failed with the reason' },
+  { module: 'core', mutation: false, name: 'describe_data_source_schema', args: '(name: String!, self: Boolean = false, log: Boolean = false)', returns: 'String', handler: 'describe_data_source_schema', description: "The GraphQL schema generated from a data source's catalog" },
+];
+
+export interface FunctionDeps {
+  readonly lifecycle: Lifecycle;
+  readonly registry: SourceRegistry;
+}
+
+export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandler> {
+  const name = (args: Record<string, unknown>) => String(args.name ?? '');
+  return {
+    load_data_source: (args) => deps.lifecycle.load(name(args)),
+    unload_data_source: (args) => deps.lifecycle.unload(name(args)),
+    checkpoint: async (args, _ctx: RequestContext) => {
+      const source = name(args) || 'core';
+      const loaded = source === 'core' ? deps.registry.get('core') : deps.registry.get(source);
+      if (!loaded) return { success: false, message: `data source "${source}" is not loaded` };
+      if (loaded.runtime.type !== 'duckdb') return { success: false, message: `data source "${source}" is not a DuckDB source` };
+      await loaded.runtime.exec('CHECKPOINT');
+      return { success: true, message: `checkpoint of "${source}" done` };
+    },
+    data_source_status: (args) => deps.lifecycle.status(name(args)),
+    describe_data_source_schema: async (args) => {
+      const loaded = deps.registry.get(name(args));
+      const status = deps.registry.status(name(args));
+      if (!loaded) return status ? `data source "${name(args)}" is ${status.state}${args.log ? `\n# ${status.log.join('\n# ')}` : ''}` : `unknown data source "${name(args)}"`;
+      const { schema } = compileSchema([loaded.catalog], []);
+      const sdl = printSchema(schema);
+      return args.log ? `${sdl}\n# compilation log\n${(status?.log ?? []).map((l) => `# ${l}`).join('\n')}\n` : sdl;
+    },
+  };
+}

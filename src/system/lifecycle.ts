@@ -1,0 +1,107 @@
+// Loading and unloading data sources (seed 001 `core` functions, SPEC §3.1). Each change compiles
+// the source's catalog with the same compiler codegen uses, then swaps the served schema at once.
+import { compileCatalog } from '../catalog/compile.js';
+import { CatalogError } from '../catalog/errors.js';
+import type { ResolvedCatalog, SourceInfo, SourceType } from '../catalog/model.js';
+import type { Config } from '../config/schema.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { Serial } from '../shared/mutex.js';
+import type { DuckDbEngine } from '../sources/duckdb/engine.js';
+import { openSource } from '../sources/open.js';
+import type { SourceRegistry } from '../sources/registry.js';
+import { readCatalogFiles } from './catalog-files.js';
+import type { CoreStore, DataSourceRow } from './core-store.js';
+
+const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+export interface OperationResult {
+  success: boolean;
+  message: string;
+  affected_rows?: number;
+}
+
+export class Lifecycle {
+  private readonly serial = new Serial();
+  /** Seed files of sources declared by file (run once, when their DuckDB file is created). */
+  readonly seeds = new Map<string, string>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly engine: DuckDbEngine,
+    private readonly registry: SourceRegistry,
+    private readonly core: CoreStore,
+    private readonly rebuild: () => void,
+    private readonly log: Logger,
+  ) {}
+
+  private async compile(row: DataSourceRow): Promise<ResolvedCatalog> {
+    if (row.self_defined) throw new PublicError(ErrorCode.BadUserInput, `self_defined sources are not supported yet`);
+    const files = [];
+    for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path)));
+    if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
+    const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+    return compileCatalog(info, files);
+  }
+
+  load(name: string): Promise<OperationResult> {
+    return this.serial.run(async () => {
+      try {
+        if (!NAME.test(name)) throw new PublicError(ErrorCode.BadUserInput, `invalid data source name "${name}"`);
+        if (name === 'core') throw new PublicError(ErrorCode.BadUserInput, 'the core source is always loaded');
+        const row = await this.core.dataSource(name);
+        if (!row) throw new PublicError(ErrorCode.NotFound, `unknown data source "${name}"`);
+        if (row.prefix && !NAME.test(row.prefix)) throw new PublicError(ErrorCode.BadUserInput, `invalid prefix "${row.prefix}" of data source "${name}"`);
+        const catalog = await this.compile(row);
+        const previous = this.registry.remove(name);
+        if (previous) await previous.runtime.close().catch(() => undefined);
+        const seedFile = this.seeds.get(name);
+        const runtime = await openSource(this.config, this.engine, { ...row, ...(seedFile ? { seedFile } : {}) });
+        this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...catalog.warnings]);
+        try {
+          this.rebuild();
+        } catch (e) {
+          // A catalog that clashes with another source's names must not take the server down.
+          this.registry.remove(name);
+          await runtime.close().catch(() => undefined);
+          this.rebuild();
+          throw new PublicError(ErrorCode.CatalogInvalid, `schema of data source "${name}" conflicts with the served schema: ${(e as Error).message}`);
+        }
+        this.log.info({ source: name, objects: catalog.objects.length }, 'data source loaded');
+        return { success: true, message: `data source "${name}" loaded` };
+      } catch (e) {
+        const message = e instanceof PublicError ? e.message : `internal error: ${(e as Error).message}`;
+        const problems = e instanceof CatalogError ? e.problems : [message];
+        this.registry.setStatus(name, { state: 'failed', message, warnings: [], log: problems });
+        this.log.warn({ source: name, error: message }, 'data source failed to load');
+        return { success: false, message };
+      }
+    });
+  }
+
+  unload(name: string): Promise<OperationResult> {
+    return this.serial.run(async () => {
+      const previous = this.registry.remove(name);
+      if (!previous) return { success: false, message: `data source "${name}" is not loaded` };
+      this.rebuild();
+      // Requests that started on the old schema keep it, but their statements against this source
+      // now fail with "not loaded": a DuckDB file can be attached once only, so it is detached now.
+      await previous.runtime.close().catch(() => undefined);
+      this.registry.setStatus(name, { state: 'unloaded', message: 'unloaded', warnings: [], log: [] });
+      return { success: true, message: `data source "${name}" unloaded` };
+    });
+  }
+
+  async loadAll(): Promise<void> {
+    for (const row of await this.core.dataSources()) {
+      if (!row.disabled) await this.load(row.name);
+    }
+  }
+
+  async status(name: string): Promise<string> {
+    if (name === 'core') return 'loaded';
+    const s = this.registry.status(name);
+    if (s) return s.state === 'failed' ? `failed: ${s.message}` : s.state;
+    return (await this.core.dataSource(name)) ? 'unloaded' : `unknown data source "${name}"`;
+  }
+}

@@ -1,0 +1,64 @@
+// Composition root of the query service's data side: engine, core database, sources, schema.
+// Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
+import { compileCatalog } from '../catalog/compile.js';
+import type { Config } from '../config/schema.js';
+import { Executor } from '../executor/executor.js';
+import { SchemaService } from '../schema/service.js';
+import type { Logger } from '../shared/logger.js';
+import { DuckDbEngine } from '../sources/duckdb/engine.js';
+import { openSource } from '../sources/open.js';
+import { SourceRegistry } from '../sources/registry.js';
+import { CORE_CATALOG_SDL, CORE_SOURCE } from './core-catalog.js';
+import { CoreStore } from './core-store.js';
+import { readDeclaredSources } from './declared-sources.js';
+import { SYSTEM_FUNCTIONS, systemHandlers } from './functions.js';
+import { Lifecycle } from './lifecycle.js';
+
+export class SvcRuntime {
+  private constructor(
+    readonly config: Config,
+    readonly log: Logger,
+    readonly engine: DuckDbEngine,
+    readonly registry: SourceRegistry,
+    readonly schema: SchemaService,
+    readonly executor: Executor,
+    readonly lifecycle: Lifecycle,
+    readonly core: CoreStore,
+  ) {}
+
+  static async start(config: Config, log: Logger): Promise<SvcRuntime> {
+    const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS);
+    const registry = new SourceRegistry();
+    const executor = new Executor(log, config.DEBUG);
+    const schema = new SchemaService(SYSTEM_FUNCTIONS, []);
+    let runtime: SvcRuntime | undefined;
+    const rebuild = () => {
+      if (!runtime) return;
+      schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers });
+    };
+    const coreType = /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
+    const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
+    const core = new CoreStore(coreRuntime);
+    await core.migrate();
+    const coreCatalog = compileCatalog(
+      { name: CORE_SOURCE, type: coreType, prefix: '', asModule: true, readOnly: config.CORE_DB_READONLY },
+      [{ file: 'src/system/core-catalog.ts', text: CORE_CATALOG_SDL }],
+    );
+    registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
+    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
+    const handlers = systemHandlers({ lifecycle, registry });
+    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core);
+    rebuild();
+    for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
+      if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);
+      await core.upsertDeclared(d.row, d.catalog);
+    }
+    await lifecycle.loadAll();
+    return runtime;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.registry.all()) await s.runtime.close().catch(() => undefined);
+    this.engine.close();
+  }
+}

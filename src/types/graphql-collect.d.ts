@@ -1,0 +1,3 @@
+declare module 'graphql/execution/collectFields.mjs' {
+  export { collectSubfields, collectFields } from 'graphql/execution/collectFields.js';
+}
