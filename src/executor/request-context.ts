@@ -7,6 +7,7 @@ export interface Identity {
   readonly userId: string | null;
   readonly userName: string;
   readonly authType: string;
+  readonly impersonatedBy?: { readonly role: string; readonly userId: string; readonly userName: string };
 }
 
 export class RequestContext {

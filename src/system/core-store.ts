@@ -63,6 +63,11 @@ export class CoreStore {
     return rows[0] as DataSourceRow | undefined;
   }
 
+  async role(name: string): Promise<{ name: string; disabled: boolean | null } | undefined> {
+    const rows = await this.run((c) => c.all({ sql: `SELECT name, disabled FROM ${this.t('roles')} WHERE name = $1`, params: [name] }));
+    return rows[0] as { name: string; disabled: boolean | null } | undefined;
+  }
+
   async dataSources(): Promise<DataSourceRow[]> {
     return (await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('data_sources')} ORDER BY name`, params: [] }))) as unknown as DataSourceRow[];
   }

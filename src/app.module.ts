@@ -1,0 +1,47 @@
+// The Nest application: providers wrap the runtime (src/system/runtime.ts); controllers are the
+// HTTP surface of SPEC §1.
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { ApolloServer } from '@apollo/server';
+import { IdentityService } from './auth/identity.service.js';
+import type { Config } from './config/schema.js';
+import type { RequestContext } from './executor/request-context.js';
+import { AdminController } from './http/admin.controller.js';
+import { createGraphqlServer } from './http/graphql-server.js';
+import { HealthController } from './http/health.controller.js';
+import { QueryController } from './http/query.controller.js';
+import { APOLLO, CONFIG, LOGGER } from './http/tokens.js';
+import { RoleGate } from './permissions/roles.js';
+import type { Logger } from './shared/logger.js';
+import { SvcRuntime } from './system/runtime.js';
+
+@Injectable()
+class Shutdown implements OnApplicationShutdown {
+  constructor(
+    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.apollo.stop();
+    await this.runtime.stop();
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config, log: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [QueryController, HealthController, ...(config.ADMIN_UI ? [AdminController] : [])],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: LOGGER, useValue: log },
+        { provide: SvcRuntime, useFactory: () => SvcRuntime.start(config, log) },
+        { provide: APOLLO, useFactory: (rt: SvcRuntime) => createGraphqlServer(config, rt.schema, log), inject: [SvcRuntime] },
+        { provide: IdentityService, useFactory: () => new IdentityService(config) },
+        { provide: RoleGate, useFactory: (rt: SvcRuntime) => new RoleGate(rt.core), inject: [SvcRuntime] },
+        Shutdown,
+      ],
+    };
+  }
+}

@@ -1,0 +1,19 @@
+// Errors that escape the routes (bad JSON bodies, oversized bodies, unknown paths) answered in the
+// GraphQL error shape of SPEC §1.
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ErrorCode } from '../shared/errors.js';
+import { sendError, sendFailure } from './errors.js';
+
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (exception instanceof HttpException && !(exception.cause as { code?: string } | undefined)?.code) {
+      const status = exception.getStatus();
+      const code = status === 404 ? ErrorCode.NotFound : status >= 500 ? ErrorCode.Internal : ErrorCode.BadRequest;
+      return sendError(reply, status, code, status >= 500 ? 'internal server error' : exception.message);
+    }
+    sendFailure(reply, (exception as { cause?: unknown })?.cause && exception instanceof HttpException ? exception.cause : exception);
+  }
+}

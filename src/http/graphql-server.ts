@@ -1,0 +1,105 @@
+// Apollo Server over the catalog-built schema. The schema comes through a small gateway object so
+// that load_data_source can swap it without a restart (DESIGN.md §1); requests in flight finish on
+// the schema they started with.
+import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, HeaderMap } from '@apollo/server';
+import type { GatewayInterface } from '@apollo/server-gateway-interface';
+import { type GraphQLFormattedError } from 'graphql';
+import type { Config } from '../config/schema.js';
+import type { RequestContext } from '../executor/request-context.js';
+import { byResponseKey } from '../schema/resolvers.js';
+import type { SchemaService } from '../schema/service.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import { stringifyJson } from '../shared/json.js';
+import type { Logger } from '../shared/logger.js';
+import { depthLimit } from './depth-limit.js';
+
+/** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
+const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
+
+/** True when the client accepts application/graphql-response+json but not application/json. */
+function prefersGraphqlResponse(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  return types.includes('application/graphql-response+json') && !types.includes('application/json') && !types.includes('*/*');
+}
+
+function gatewayFor(schemas: SchemaService): GatewayInterface {
+  return {
+    async load() {
+      return { executor: null };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      const s = schemas.current;
+      callback({ apiSchema: s.schema, coreSupergraphSdl: s.sdl });
+      return schemas.onUpdate((next) => callback({ apiSchema: next.schema, coreSupergraphSdl: next.sdl }));
+    },
+    async stop() {},
+  };
+}
+
+/** Commits or rolls back the request's writes, then shapes the body as SPEC §1 says. */
+function responsePlugin(log: Logger): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse(rc: GraphQLRequestContextWillSendResponse<RequestContext>) {
+          const body = rc.response.body;
+          if (body.kind !== 'single') return;
+          const result = body.singleResult;
+          const tx = rc.contextValue.transactions;
+          if (tx.active) {
+            const ok = !result.errors?.length;
+            try {
+              await tx.end(ok);
+            } catch (e) {
+              log.error({ err: e }, 'commit failed');
+              result.errors = [...(result.errors ?? []), { message: 'the transaction could not be committed; nothing was written', extensions: { code: ErrorCode.QueryFailed } }];
+            }
+            // Any error rolls every write back, so no partial data is reported (SPEC §4.3).
+            if (result.errors?.length) result.data = null;
+          }
+          if (!('data' in result)) result.data = null;
+          result.extensions ??= {};
+          const codes = (result.errors ?? []).map((e) => e.extensions?.code);
+          const strict = prefersGraphqlResponse(rc.request.http?.headers.get('accept'));
+          if (!strict && codes.length && codes.every((c) => UNEXECUTABLE.has(String(c)))) rc.response.http.status = 200;
+        },
+      };
+    },
+  };
+}
+
+export function formatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = (error as { originalError?: unknown })?.originalError;
+    if (original instanceof PublicError) {
+      return { ...formatted, message: original.message, extensions: { code: original.code } };
+    }
+    if (original && !(original as { extensions?: unknown }).extensions && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+      log.error({ err: original, path: formatted.path }, 'resolver failed');
+      return { ...formatted, message: 'internal server error', extensions: { code: ErrorCode.Internal } };
+    }
+    const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
+    return { ...formatted, extensions };
+  };
+}
+
+export async function createGraphqlServer(config: Config, schemas: SchemaService, log: Logger): Promise<ApolloServer<RequestContext>> {
+  const server = new ApolloServer<RequestContext>({
+    gateway: gatewayFor(schemas),
+    fieldResolver: byResponseKey,
+    validationRules: [depthLimit(config.MAX_DEPTH)],
+    formatError: formatError(log),
+    stringifyResult: (v) => stringifyJson(v),
+    includeStacktraceInErrorResponses: false,
+    // Bodies are parsed by Fastify, which accepts JSON only; GET cannot run mutations. That is the
+    // protection Apollo's CSRF check adds, and the check would refuse plain GET /query calls.
+    csrfPrevention: false,
+    introspection: true,
+    plugins: [responsePlugin(log)],
+  });
+  await server.start();
+  return server;
+}
+
+export { HeaderMap };

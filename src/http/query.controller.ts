@@ -1,0 +1,58 @@
+// POST /query and GET /query (SPEC §1): authenticate, then hand the request to Apollo.
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import type { ApolloServer } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IdentityService } from '../auth/identity.service.js';
+import { RequestContext } from '../executor/request-context.js';
+import { RoleGate } from '../permissions/roles.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import { sendFailure } from './errors.js';
+import { APOLLO } from './tokens.js';
+
+@Controller()
+export class QueryController {
+  constructor(
+    @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
+    @Inject(IdentityService) private readonly identities: IdentityService,
+    @Inject(RoleGate) private readonly roles: RoleGate,
+  ) {}
+
+  @Post('query')
+  post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle(req, reply);
+  }
+
+  @Get('query')
+  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle(req, reply);
+  }
+
+  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    let context: RequestContext;
+    try {
+      if (req.method === 'POST' && !/^application\/(graphql-response\+)?json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+        // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
+        throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
+      }
+      const identity = this.identities.identify(req.headers);
+      await this.roles.check(identity.role);
+      context = new RequestContext(identity);
+    } catch (e) {
+      return sendFailure(reply, e);
+    }
+    const headers = new HeaderMap();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    const q = req.url.indexOf('?');
+    const response = await this.apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: q >= 0 ? req.url.slice(q) : '', body: req.body },
+      context: async () => context,
+    });
+    void reply.status(response.status ?? 200);
+    for (const [k, v] of response.headers) void reply.header(k, v);
+    if (response.body.kind === 'complete') return void reply.send(response.body.string);
+    let text = '';
+    for await (const chunk of response.body.asyncIterator) text += chunk;
+    return void reply.send(text);
+  }
+}

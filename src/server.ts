@@ -1,0 +1,24 @@
+// Builds the HTTP application (used by main.ts and by the end-to-end tests).
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import type { Config } from './config/schema.js';
+import { HttpErrorFilter } from './http/exception.filter.js';
+import type { Logger } from './shared/logger.js';
+
+export async function createApp(config: Config, log: Logger): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log), adapter, { logger: ['error', 'warn'], abortOnError: false });
+  if (config.CORS_ALLOWED_ORIGINS.length) {
+    app.enableCors({
+      origin: config.CORS_ALLOWED_ORIGINS,
+      methods: config.CORS_ALLOWED_METHODS.length ? config.CORS_ALLOWED_METHODS : ['GET', 'POST', 'OPTIONS'],
+      ...(config.CORS_ALLOWED_HEADERS.length ? { allowedHeaders: config.CORS_ALLOWED_HEADERS } : {}),
+    });
+  }
+  app.enableShutdownHooks();
+  app.useGlobalFilters(new HttpErrorFilter());
+  await app.init();
+  return app;
+}
