@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // SWC keeps decorator metadata, which Nest's dependency injection reads.
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
+  // Node resolves `graphql` to its CommonJS build; Vite would pick the ESM one, and two graphql
+  // instances cannot share a schema. Resolve it the way Node does.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

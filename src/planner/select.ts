@@ -3,8 +3,9 @@
 import {
   type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType,
 } from 'graphql';
-// Not re-exported by the package root; the .mjs path keeps one graphql instance under ESM.
-import { collectSubfields } from 'graphql/execution/collectFields.mjs';
+// Not re-exported by the package root. Node resolves `graphql` to its CommonJS build (the package
+// has no "exports"), so this path names the same module instance.
+import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';

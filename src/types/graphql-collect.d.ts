@@ -1,3 +1,0 @@
-declare module 'graphql/execution/collectFields.mjs' {
-  export { collectSubfields, collectFields } from 'graphql/execution/collectFields.js';
-}
