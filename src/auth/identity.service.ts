@@ -23,7 +23,7 @@ const unauthenticated = (message: string) => new PublicError(ErrorCode.Unauthent
 export class IdentityService {
   constructor(private readonly config: Config) {}
 
-  identify(h: Headers): Identity {
+  async identify(h: Headers): Promise<Identity> {
     const secret = header(h, 'x-svc-secret-key');
     if (secret !== undefined) {
       if (!this.config.SECRET_KEY || !same(secret, this.config.SECRET_KEY)) throw unauthenticated('invalid secret key');

@@ -35,7 +35,7 @@ export class QueryController {
         // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
         throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
       }
-      const identity = this.identities.identify(req.headers);
+      const identity = await this.identities.identify(req.headers);
       await this.roles.check(identity.role);
       context = new RequestContext(identity);
     } catch (e) {

@@ -68,6 +68,12 @@ export class CoreStore {
     return rows[0] as { name: string; disabled: boolean | null } | undefined;
   }
 
+  /** A managed API key row by its key value (seed 000 `api_keys_by_key`). */
+  async apiKeyByKey(key: string): Promise<Row | undefined> {
+    const rows = await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('api_keys')} WHERE key = $1`, params: [key] }));
+    return rows[0];
+  }
+
   async dataSources(): Promise<DataSourceRow[]> {
     return (await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('data_sources')} ORDER BY name`, params: [] }))) as unknown as DataSourceRow[];
   }

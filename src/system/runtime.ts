@@ -1,5 +1,6 @@
 // Composition root of the query service's data side: engine, core database, sources, schema.
 // Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
+import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, authHandlers } from '../auth/functions.js';
 import { compileCatalog } from '../catalog/compile.js';
 import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
@@ -30,7 +31,7 @@ export class SvcRuntime {
     const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS);
     const registry = new SourceRegistry();
     const executor = new Executor(log, config.DEBUG);
-    const schema = new SchemaService(SYSTEM_FUNCTIONS, []);
+    const schema = new SchemaService([...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS], AUTH_TYPES_SDL);
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
@@ -46,7 +47,7 @@ export class SvcRuntime {
     );
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
-    const handlers = systemHandlers({ lifecycle, registry });
+    const handlers = { ...systemHandlers({ lifecycle, registry }), ...authHandlers() };
     runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core);
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {

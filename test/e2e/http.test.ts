@@ -147,3 +147,15 @@ describe('order_by', () => {
     expect(r.body.errors[0].path).toEqual(['shop_tags']);
   });
 });
+
+describe('core.auth.me', () => {
+  it('tells an anonymous caller who they are', async () => {
+    const r = await t.gql('{ function { core { auth { me { user_name role auth_type impersonated_by_user_id } } } } }');
+    expect(r.body.data.function.core.auth.me).toEqual({ user_name: 'anonymous', role: 'admin', auth_type: 'anonymous', impersonated_by_user_id: null });
+  });
+
+  it('shows impersonation under the secret key', async () => {
+    const r = await t.gql('{ function { core { auth { me { user_id role auth_type impersonated_by_user_role } } } } }', undefined, { 'x-svc-secret-key': 'the-secret', 'x-svc-role': 'public', 'x-svc-user-id': 'u7' });
+    expect(r.body.data.function.core.auth.me).toEqual({ user_id: 'u7', role: 'public', auth_type: 'impersonation', impersonated_by_user_role: 'admin' });
+  });
+});
