@@ -1,6 +1,6 @@
 // The Nest application: providers wrap the runtime (src/system/runtime.ts); controllers are the
 // HTTP surface of SPEC §1.
-import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Module, type ModuleMetadata, type OnApplicationShutdown } from '@nestjs/common';
 import type { ApolloServer } from '@apollo/server';
 import { IdentityService } from './auth/identity.service.js';
 import type { Config } from './config/schema.js';
@@ -29,9 +29,16 @@ class Shutdown implements OnApplicationShutdown {
 
 @Module({})
 export class AppModule {
-  static forRoot(config: Config, log: Logger): DynamicModule {
+  /**
+   * `imports` are a team's own Nest modules (e.g. codegen's `ShopSourceModule`); the runtime is
+   * global, so their providers can inject `SvcRuntime` or a generated typed client.
+   */
+  static forRoot(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): DynamicModule {
     return {
       module: AppModule,
+      global: true,
+      imports,
+      exports: [SvcRuntime, CONFIG, LOGGER],
       controllers: [QueryController, HealthController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [
         { provide: CONFIG, useValue: config },

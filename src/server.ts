@@ -1,5 +1,6 @@
 // Builds the HTTP application (used by main.ts and by the end-to-end tests).
 import 'reflect-metadata';
+import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
@@ -7,9 +8,9 @@ import type { Config } from './config/schema.js';
 import { HttpErrorFilter } from './http/exception.filter.js';
 import type { Logger } from './shared/logger.js';
 
-export async function createApp(config: Config, log: Logger): Promise<NestFastifyApplication> {
+export async function createApp(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log), adapter, { logger: ['error', 'warn'], abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log, imports), adapter, { logger: ['error', 'warn'], abortOnError: false });
   if (config.CORS_ALLOWED_ORIGINS.length) {
     app.enableCors({
       origin: config.CORS_ALLOWED_ORIGINS,

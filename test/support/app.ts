@@ -33,11 +33,11 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'svc-test-'));
 }
 
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}, imports: import('@nestjs/common').ModuleMetadata['imports'] = []): Promise<TestApp> {
   const dir = env.SVC_TEST_DIR ?? tempDir();
   process.chdir(dir);
   const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...env }, argv: [], cwd: dir });
-  const app = await createApp(config, createLogger(config.LOG_LEVEL));
+  const app = await createApp(config, createLogger(config.LOG_LEVEL), imports);
   await app.getHttpAdapter().getInstance().ready();
   const fastify = app.getHttpAdapter().getInstance();
   const request: TestApp['request'] = async (opts) => {

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build of svc: the query service (default target) and the secrets reference server.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json nest-cli.json ./
+COPY src ./src
+COPY codegen ./codegen
+COPY catalogs ./catalogs
+RUN npm run build && npm prune --omit=dev
+
+# Secrets reference server (SPEC §15): `docker build --target secrets-server .`
+FROM node:20-bookworm-slim AS secrets-server
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist/src/secrets-server ./dist/src/secrets-server
+# Listening off loopback requires tls: {cert, key} in the config; mount them with the config.
+VOLUME ["/var/lib/secrets"]
+EXPOSE 8700
+USER node
+ENTRYPOINT ["node", "dist/src/secrets-server/main.js"]
+CMD ["-config", "/etc/secrets/secrets.yaml"]
+
+# Query service (default target).
+FROM node:20-bookworm-slim AS query-service
+WORKDIR /app
+ENV NODE_ENV=production BIND=:15000 CORE_DB_PATH=/data/core.duckdb CATALOGS_DIR=/app/catalogs
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/catalogs ./catalogs
+RUN mkdir -p /data && chown node:node /data /app
+VOLUME ["/data"]
+EXPOSE 15000
+USER node
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:15000/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/src/main.js"]

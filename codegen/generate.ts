@@ -1,0 +1,73 @@
+// What codegen writes, computed in memory, and how it differs from the files on disk.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { AUTH_FUNCTIONS, AUTH_TYPES_SDL } from '../src/auth/functions.js';
+import { compileCatalog } from '../src/catalog/compile.js';
+import type { DataObject, ResolvedCatalog, SourceType } from '../src/catalog/model.js';
+import { compileSchema } from '../src/schema/service.js';
+import { buildSurface } from '../src/schema/surface.js';
+import { readCatalogFiles } from '../src/system/catalog-files.js';
+import { CORE_CATALOG_SDL, CORE_SOURCE } from '../src/system/core-catalog.js';
+import { readDeclaredSources } from '../src/system/declared-sources.js';
+import { SYSTEM_FUNCTIONS } from '../src/system/functions.js';
+import { renderCatalogJson, renderModule, renderSchema, renderTypes } from './render.js';
+
+export const GENERATED = 'src/generated';
+
+async function compileAll(dir: string): Promise<ResolvedCatalog[]> {
+  const core = compileCatalog({ name: CORE_SOURCE, type: 'duckdb', prefix: '', asModule: true, readOnly: false }, [{ file: 'src/system/core-catalog.ts', text: CORE_CATALOG_SDL }]);
+  const out = [core];
+  for (const d of readDeclaredSources(dir)) {
+    const files = await readCatalogFiles(d.catalog.type, d.catalog.path);
+    out.push(compileCatalog({ name: d.row.name, type: d.row.type as SourceType, prefix: d.row.prefix, asModule: d.row.as_module, readOnly: !!d.row.read_only }, files));
+  }
+  return out;
+}
+
+export async function outputs(dir: string): Promise<Map<string, string>> {
+  const catalogs = await compileAll(dir);
+  const functions = [...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS];
+  const { schema } = compileSchema(catalogs, functions, AUTH_TYPES_SDL);
+  const surface = buildSurface(catalogs, functions, AUTH_TYPES_SDL);
+  const all = new Map<string, DataObject>();
+  for (const c of catalogs) for (const o of c.objects) all.set(o.name, o);
+  const files = new Map<string, string>();
+  for (const c of catalogs) {
+    const base = join(GENERATED, c.source.name);
+    files.set(join(base, 'catalog.json'), renderCatalogJson(c));
+    files.set(join(base, 'types.ts'), renderTypes(c, all));
+    files.set(join(base, 'module.ts'), renderModule(c, surface));
+  }
+  files.set('schema.graphql', renderSchema(schema));
+  return files;
+}
+
+function existing(root: string): string[] {
+  const base = join(root, GENERATED);
+  if (!existsSync(base)) return [];
+  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  return walk(base).map((p) => relative(root, p));
+}
+
+/** Files that differ from what codegen would write (paths relative to `root`). */
+export function staleFiles(files: ReadonlyMap<string, string>, root: string): string[] {
+  const stale: string[] = [];
+  for (const [path, text] of files) {
+    const full = join(root, path);
+    const current = existsSync(full) ? readFileSync(full, 'utf8') : undefined;
+    if (current !== text) stale.push(`${current === undefined ? 'missing' : 'stale'}: ${path}`);
+  }
+  for (const path of existing(root)) if (!files.has(path)) stale.push(`not generated from any catalog: ${path}`);
+  return stale;
+}
+
+/** Writes the generated files under `root` and removes generated files no catalog produces. */
+export function writeFiles(files: ReadonlyMap<string, string>, root: string): void {
+  for (const [path, text] of files) {
+    const full = join(root, path);
+    if (existsSync(full) && readFileSync(full, 'utf8') === text) continue;
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+  }
+  for (const path of existing(root)) if (!files.has(path)) rmSync(join(root, path));
+}

@@ -1,0 +1,31 @@
+// Runs a GraphQL operation inside the process, through the same schema, resolvers and transaction
+// handling as HTTP requests: for teams' own Nest modules (typed clients from codegen), and later jq.
+import { execute, type ExecutionResult, GraphQLError, parse, validate } from 'graphql';
+import { byResponseKey } from '../schema/resolvers.js';
+import type { SchemaService } from '../schema/service.js';
+import { type Identity, RequestContext } from './request-context.js';
+
+export const SYSTEM_IDENTITY: Identity = { role: 'admin', userId: 'system', userName: 'system', authType: 'internal' };
+
+export async function executeInProcess(
+  schemas: SchemaService,
+  request: { query: string; variables?: Record<string, unknown>; operationName?: string; identity?: Identity },
+): Promise<ExecutionResult> {
+  const { schema } = schemas.current;
+  let document;
+  try {
+    document = parse(request.query);
+  } catch (e) {
+    return { errors: [e as GraphQLError] };
+  }
+  const errors = validate(schema, document);
+  if (errors.length) return { errors };
+  const ctx = new RequestContext(request.identity ?? SYSTEM_IDENTITY);
+  const result = await execute({ schema, document, variableValues: request.variables ?? {}, operationName: request.operationName, contextValue: ctx, fieldResolver: byResponseKey });
+  if (ctx.transactions.active) {
+    const ok = !result.errors?.length;
+    await ctx.transactions.end(ok);
+    if (!ok) return { ...result, data: null };
+  }
+  return result;
+}

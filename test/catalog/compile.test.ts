@@ -1,0 +1,107 @@
+// Catalog compiler (src/catalog): the generated surface for representative catalogs (golden SDL)
+// and precise errors for bad SDL.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { printSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { compileCatalog } from '../../src/catalog/compile.js';
+import { CatalogError } from '../../src/catalog/errors.js';
+import type { SourceInfo } from '../../src/catalog/model.js';
+import { compileSchema } from '../../src/schema/service.js';
+import { expectGolden } from '../support/golden.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const GOLDEN = join(import.meta.dirname, '..', 'golden', 'catalog');
+const source = (over: Partial<SourceInfo> = {}): SourceInfo => ({ name: 'src', type: 'duckdb', prefix: '', asModule: false, readOnly: false, ...over });
+const file = (rel: string) => ({ file: rel, text: readFileSync(join(ROOT, rel), 'utf8') });
+
+function sdlOf(info: SourceInfo, rel: string): string {
+  const cat = compileCatalog(info, [file(rel)]);
+  return printSchema(compileSchema([cat], []).schema);
+}
+
+describe('generated surface (golden SDL)', () => {
+  it('prefix, relations both ways, self reference, M2M, unique key, computed field, view', () => {
+    expectGolden(join(GOLDEN, 'shop.graphql'), sdlOf(source({ name: 'shop', prefix: 'shop' }), 'catalogs/shop/schema.graphql'));
+  });
+
+  it('as_module with @module paths, schema-qualified tables, lists, excluded operators, field_source', () => {
+    expectGolden(join(GOLDEN, 'modules.graphql'), sdlOf(source({ name: 'crm', prefix: 'crm', asModule: true }), 'test/fixtures/catalogs/modules/schema.graphql'));
+  });
+
+  it('views with SQL and required arguments get no mutations', () => {
+    expectGolden(join(GOLDEN, 'views.graphql'), sdlOf(source({ name: 'reports', prefix: 'rep' }), 'test/fixtures/catalogs/views/schema.graphql'));
+  });
+
+  it('read_only sources get no mutation fields', () => {
+    const sdl = sdlOf(source({ name: 'shop', prefix: 'ro', readOnly: true }), 'catalogs/shop/schema.graphql');
+    expect(sdl).not.toMatch(/insert_ro_/);
+    expect(sdl).toContain('ro_customers(');
+  });
+
+  it('places as_module fields un-prefixed under the module and keeps prefixed type names', () => {
+    const sdl = sdlOf(source({ name: 'crm', prefix: 'crm', asModule: true }), 'test/fixtures/catalogs/modules/schema.graphql');
+    expect(sdl).toMatch(/type Query \{\n  crm: _module_crm_query/);
+    expect(sdl).toMatch(/type _module_crm_sales_eu_query \{\n  accounts\(filter: crm_accounts_filter/);
+    expect(sdl).toMatch(/type _module_crm_mutation \{[^}]*sales: _module_crm_sales_mutation/);
+  });
+
+  it('compiles the same input to the same output', () => {
+    const a = sdlOf(source({ name: 'shop', prefix: 'shop' }), 'catalogs/shop/schema.graphql');
+    const b = sdlOf(source({ name: 'shop', prefix: 'shop' }), 'catalogs/shop/schema.graphql');
+    expect(a).toBe(b);
+  });
+});
+
+function problems(text: string, file = 'cat/schema.graphql'): readonly string[] {
+  try {
+    compileCatalog(source(), [{ file, text }]);
+  } catch (e) {
+    if (e instanceof CatalogError) return e.problems;
+    throw e;
+  }
+  throw new Error('expected the catalog to be refused');
+}
+
+describe('catalog errors name the file, the line and the thing', () => {
+  it('syntax errors', () => {
+    expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n  name String\n}')).toEqual(['syntax error: Expected ":", found Name "String". (cat/schema.graphql:3)']);
+  });
+
+  it('unknown directives and directive arguments', () => {
+    expect(problems('type a @table(name: "a") {\n  id: Int! @pk @primary\n  b: Int @sql(expr: "1")\n}')).toEqual([
+      'unknown directive "@primary" (cat/schema.graphql:2)',
+      'unknown argument "expr" of directive "@sql" (cat/schema.graphql:3)',
+    ]);
+  });
+
+  it('unknown field types', () => {
+    expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n  at: Instant\n}')).toEqual(['unknown type "Instant" of field "at" (cat/schema.graphql:3)']);
+  });
+
+  it('references to unknown types and fields', () => {
+    const text = 'type orders @table(name: "orders") {\n  id: Int! @pk\n  customer_id: Int @field_references(references_name: "customer", field: "id")\n  shop_id: Int @field_references(references_name: "orders", field: "nope", query: "parent", references_query: "children")\n}';
+    expect(problems(text)).toEqual([
+      'unknown type "customer" in references of "orders" (cat/schema.graphql:3)',
+      'unknown field "nope" of "orders" in references of "orders" (cat/schema.graphql:4)',
+    ]);
+  });
+
+  it('unknown fields in @unique and unknown @args inputs', () => {
+    expect(problems('type a @table(name: "a") @unique(fields: ["code"]) {\n  id: Int! @pk\n}')).toEqual(['unknown field "code" in @unique of "a" (cat/schema.graphql:1)']);
+    expect(problems('type v @view(name: "v") @args(name: "missing") {\n  id: Int\n}')).toEqual(['unknown input type "missing" in @args of "v" (cat/schema.graphql:1)']);
+  });
+
+  it('M2M tables need exactly two references, and names must not clash', () => {
+    expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n}\ntype j @table(name: "j", is_m2m: true) {\n  a_id: Int! @field_references(references_name: "a", field: "id")\n}')).toEqual([
+      'm2m table "j" must have exactly two references, found 1 (cat/schema.graphql:4)',
+    ]);
+    expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n  b: Int @field_references(references_name: "a", field: "id", query: "id")\n}')).toEqual([
+      'field "id" of "a" is defined twice (a relation has the name of a field) (cat/schema.graphql:1)',
+    ]);
+  });
+
+  it('types defined twice', () => {
+    expect(problems('type a @table(name: "a") { id: Int }\ntype a @table(name: "a") { id: Int }')).toEqual(['type "a" is defined twice (cat/schema.graphql:2)']);
+  });
+});

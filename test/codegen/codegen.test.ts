@@ -1,0 +1,53 @@
+// Codegen (DESIGN.md §2): deterministic output, and the check that catches stale files.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { outputs, staleFiles, writeFiles } from '../../codegen/generate.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('codegen', () => {
+  it('writes byte-identical files for the same catalogs', async () => {
+    process.chdir(ROOT);
+    const a = await outputs('./catalogs');
+    const b = await outputs('./catalogs');
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    for (const [k, v] of a) expect(b.get(k)).toBe(v);
+    expect([...a.keys()]).toEqual(expect.arrayContaining(['schema.graphql', 'src/generated/shop/catalog.json', 'src/generated/shop/types.ts', 'src/generated/shop/module.ts']));
+  });
+
+  it('the committed generated files are up to date', async () => {
+    process.chdir(ROOT);
+    expect(staleFiles(await outputs('./catalogs'), ROOT)).toEqual([]);
+  });
+
+  it('names a stale, a missing and a leftover file', async () => {
+    process.chdir(ROOT);
+    const files = await outputs('./catalogs');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-codegen-'));
+    writeFiles(files, dir);
+    expect(staleFiles(files, dir)).toEqual([]);
+    writeFileSync(join(dir, 'src/generated/shop/types.ts'), `${readFileSync(join(dir, 'src/generated/shop/types.ts'), 'utf8')}// edited\n`);
+    cpSync(join(dir, 'src/generated/shop/module.ts'), join(dir, 'src/generated/shop/extra.ts'));
+    const changed = new Map(files);
+    changed.set('src/generated/orders/types.ts', 'new');
+    expect(staleFiles(changed, dir).sort()).toEqual([
+      'missing: src/generated/orders/types.ts',
+      'not generated from any catalog: src/generated/shop/extra.ts',
+      'stale: src/generated/shop/types.ts',
+    ]);
+  });
+
+  it('generates types and a typed client that follow the catalog', async () => {
+    process.chdir(ROOT);
+    const files = await outputs('./catalogs');
+    const types = files.get('src/generated/shop/types.ts')!;
+    expect(types).toContain('export interface ShopOrders {\n  id: number;\n  customer_id: number;\n  status: string;');
+    expect(types).toContain('  customer?: ShopCustomers | null;');
+    const module = files.get('src/generated/shop/module.ts')!;
+    expect(module).toContain('export class ShopClient');
+    expect(module).toContain('shop_orders(filter: $filter');
+    expect(files.get('schema.graphql')).toContain('type shop_orders {');
+  });
+});
