@@ -8,6 +8,8 @@ import {
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { planAggregation } from './aggregate.js';
+import { planBuckets } from './buckets.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
 import { correlation, filterNames, fromFor, objectOf, planFilter } from './filter.js';
@@ -81,6 +83,21 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
         planned.byKey.set(key, { field: f, select: sel, kind: 'many' });
         if (args.inner) planned.extraWhere.push(existsRelated(ctx, sel));
       }
+      continue;
+    }
+    const aggRel = obj.relations.find((r) => r.kind !== 'one' && (name === `${r.name}_aggregation` || name === `${r.name}_bucket_aggregation`));
+    const aggType = getNamedType(def.type);
+    if (aggRel && isObjectType(aggType)) {
+      // Per-parent aggregates of a list relation (SPEC §4): a subquery of the same statement.
+      const target = objectOf(ctx, aggRel.target);
+      const child = ctx.nextAlias();
+      const corr = (a: string) => correlation(ctx, aggRel, alias, a);
+      const node = name.endsWith('_bucket_aggregation')
+        ? planBuckets(ctx, target, child, aggType, fieldNodes, args, corr)
+        : planAggregation(ctx, target, child, aggType, fieldNodes, args, corr);
+      const f: OutField = { kind: 'aggregate', key, node };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'const' });
       continue;
     }
     unsupported(`field "${type.name}.${name}"`);

@@ -122,8 +122,11 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): str
   for (const r of obj.relations) {
     const t = byName.get(r.target);
     if (!t) continue;
-    if (r.kind === 'one') agg.push(`  ${r.name}: ${names(t.name).aggregation}`);
-    else agg.push(`  ${r.name}_aggregation: ${names(t.name).subAggregation}`);
+    agg.push(`  ${r.name}: ${names(t.name).aggregation}`);
+    if (r.kind !== 'one') {
+      const args = listArgs(t).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+      agg.push(`  ${r.name}_aggregation${args}: ${names(t.name).subAggregation}`);
+    }
   }
   return [
     `type ${n.aggregation} {\n${agg.join('\n')}\n}`,

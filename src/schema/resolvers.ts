@@ -9,6 +9,8 @@ import type { RequestContext } from '../executor/request-context.js';
 import { aliasCounter, type PlanContext } from '../planner/context.js';
 import type { FilterNode } from '../planner/ir/filter.js';
 import type { SelectNode } from '../planner/ir/select.js';
+import { planAggregation } from '../planner/aggregate.js';
+import { planBuckets } from '../planner/buckets.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
 import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
@@ -81,8 +83,11 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
       case 'unique':
         return readRow(args, false);
       case 'aggregation':
+        checkRequiredFilters(obj, args.filter as Args | undefined);
+        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, args) });
       case 'bucket_aggregation':
-        throw new PublicError(ErrorCode.BadUserInput, `"${info.fieldName}": aggregations are not supported yet`);
+        checkRequiredFilters(obj, args.filter as Args | undefined);
+        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, args) });
       case 'insert':
         return ctx.serial.run(async () => {
           const row: Row = await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, args.data as Args));

@@ -76,7 +76,9 @@ function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): v
     if (u.skipQuery) continue;
     q.push({ name: `${base}_${u.suffix}`, sdl: `${base}_${u.suffix}(${u.fields.map((f) => `${f}: ${fieldType(f)}!`).join(', ')}${argsArg}): ${obj.name}`, root: root('unique', u) });
   }
-  q.push({ name: `${base}_aggregation`, sdl: `${base}_aggregation${listArgs(obj)}: ${n.aggregation}`, root: root('aggregation') });
+  // Aggregations take every row unless limited: no default limit here.
+  const aggArgs = listArgs(obj).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+  q.push({ name: `${base}_aggregation`, sdl: `${base}_aggregation${aggArgs}: ${n.aggregation}`, root: root('aggregation') });
   q.push({ name: `${base}_bucket_aggregation`, sdl: `${base}_bucket_aggregation${listArgs(obj)}: [${n.bucket}]`, root: root('bucket_aggregation') });
   if (obj.kind !== 'table' || obj.readOnly) return;
   const m = node.fields.mutation;

@@ -3,6 +3,7 @@
 // is a numbered parameter, every identifier goes through quoteIdentifier (DESIGN.md §3.4).
 import type { ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.js';
+import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../planner/ir/expr.js';
 import type { FilterNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
@@ -41,6 +42,12 @@ export abstract class SqlCompiler {
   protected abstract jsonContains(left: string, right: string): string;
   protected abstract listContainsAll(left: string, right: string): string;
   protected abstract listIntersects(left: string, right: string): string;
+  /** `fn(arg)` with DISTINCT, a separator and a FILTER condition as the dialect spells them. */
+  protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string;
+  protected truncTime(unit: string, expr: string): string {
+    if (!/^[a-z]+$/.test(unit)) throw new PublicError(ErrorCode.BadUserInput, `invalid time bucket "${unit}"`);
+    return `date_trunc('${unit}', ${expr})`;
+  }
   /** Converts a client value to what the driver binds (strings for dates, JSON text, ...). */
   protected bindValue(value: unknown, scalar: ScalarName): unknown {
     if (value === null || value === undefined) return null;
@@ -53,7 +60,10 @@ export abstract class SqlCompiler {
   // ---- public entry points -------------------------------------------------------------------
   compileQuery(q: RootQuery): CompiledSql {
     const ctx = new SqlContext();
-    const sql = q.kind === 'list' ? this.arrayOf(q.select, ctx, false, 'result') : this.oneRow(q.select, ctx);
+    const sql =
+      q.kind === 'list' ? this.arrayOf(q.select, ctx, false, 'result')
+      : q.kind === 'one' ? this.oneRow(q.select, ctx)
+      : this.aggregate(q.node, ctx, 'result');
     return { sql, params: ctx.params };
   }
 
@@ -78,6 +88,8 @@ export abstract class SqlCompiler {
           return [f.key, `(${this.oneRow(f.select, ctx)})`];
         case 'array':
           return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
+        case 'aggregate':
+          return [f.key, `(${this.aggregate(f.node, ctx)})`];
         default:
           throw new UnreachableCaseError(f);
       }
@@ -153,6 +165,12 @@ export abstract class SqlCompiler {
         return `(${e.parts.map((p) => (typeof p === 'string' ? p : this.expr(p, ctx))).join('')})`;
       case 'subquery':
         return `(SELECT ${this.expr(e.value, ctx)} FROM ${this.from(e.select, ctx)}${this.whereClause(e.select, ctx)} LIMIT 1)`;
+      case 'trunc':
+        return this.truncTime(e.unit, this.expr(e.expr, ctx));
+      case 'agg_ref':
+        return this.aggValue(e.agg, ctx, false);
+      case 'agg_subquery':
+        return `(SELECT ${this.aggregateCall(e.fn, e.arg ? this.expr(e.arg, ctx) : undefined, false, undefined, undefined)} FROM ${this.fromNode(e.from)} WHERE ${this.filter(e.where, ctx)})`;
       default:
         throw new UnreachableCaseError(e);
     }
@@ -213,6 +231,62 @@ export abstract class SqlCompiler {
       case 'contains': if (f.scalar === 'JSON') return this.jsonContains(left, right()); break;
     }
     throw new PublicError(ErrorCode.BadUserInput, `filter operator "${f.op}" is not supported for ${f.scalar} on ${this.dialect} sources`);
+  }
+
+  // ---- aggregations (SPEC §4.2) ---------------------------------------------------------------
+  /** One row of aggregates, or (with groupBy) an array with one object per bucket. */
+  protected aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
+    const as = label ? ` AS ${label}` : '';
+    const object = this.aggObject(node.fields, ctx);
+    const source = this.aggSource(node, ctx);
+    if (!node.groupBy) return `SELECT ${object}${as} FROM ${source}`;
+    const group = node.groupBy.length ? ` GROUP BY ${node.groupBy.map((g) => this.expr(g, ctx)).join(', ')}` : '';
+    const order = this.orderList(node.orderBy, ctx);
+    const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS _rn` : '';
+    const inner = `SELECT ${object} AS _j${rn} FROM ${source}${group}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(node.limit, node.offset, ctx)}`;
+    return `SELECT ${this.jsonArrayAgg('_s._j', order ? '_s._rn' : '', !label)}${as} FROM (${inner}) AS _s`;
+  }
+
+  /** The rows being aggregated, with N:1 joins; limits before aggregation need a derived table. */
+  private aggSource(node: AggregateNode, ctx: SqlContext): string {
+    const rows = node.rows;
+    const joins = node.joins.map((j) => ` LEFT JOIN ${this.fromNode(j.from)} ON ${this.filter(j.on, ctx)}`).join('');
+    const limited = rows.limit !== undefined || rows.offset !== undefined || rows.distinctOn?.length;
+    if (!limited) return `${this.from(rows, ctx)}${joins}${this.whereClause(rows, ctx)}`;
+    const order = this.orderList(this.effectiveOrder(rows), ctx);
+    const distinct = rows.distinctOn?.length ? `DISTINCT ON (${rows.distinctOn.map((e) => this.expr(e, ctx)).join(', ')}) ` : '';
+    const alias = this.quoteIdentifier(rows.from.alias);
+    const derived = `(SELECT ${distinct}${alias}.* FROM ${this.from(rows, ctx)}${this.whereClause(rows, ctx)}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(rows.limit, rows.offset, ctx)}) AS ${alias}`;
+    return `${derived}${joins}`;
+  }
+
+  private aggObject(fields: readonly AggOut[], ctx: SqlContext): string {
+    return this.jsonObject(fields.map((f) => [f.key, this.aggValue(f, ctx, true)] as [string, string]), ctx);
+  }
+
+  /** SQL of one output of an aggregation; `rendered` formats times as the wire format wants. */
+  protected aggValue(f: AggOut, ctx: SqlContext, rendered: boolean): string {
+    switch (f.kind) {
+      case 'count':
+        return this.aggregateCall('count', f.arg ? this.expr(f.arg, ctx) : undefined, false, undefined, f.filter ? this.filter(f.filter, ctx) : undefined);
+      case 'agg': {
+        const arg = this.expr(f.arg, ctx);
+        const filter = f.filter ? this.filter(f.filter, ctx) : undefined;
+        const sep = f.sep ? this.param(f.sep, ctx) : undefined;
+        if (!rendered) return this.aggregateCall(f.fn, arg, f.distinct, sep, filter);
+        if (f.fn === 'list') return this.aggregateCall('list', this.renderScalar(arg, f.scalar, false), f.distinct, sep, filter);
+        const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter);
+        return ['min', 'max', 'any', 'last'].includes(f.fn) ? this.renderScalar(call, f.scalar, false) : call;
+      }
+      case 'object':
+        return this.aggObject(f.fields, ctx);
+      case 'value':
+        return rendered ? this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list) : this.expr(f.expr, ctx);
+      case 'nested':
+        return `(${this.aggregate(f.node, ctx)})`;
+      default:
+        throw new UnreachableCaseError(f);
+    }
   }
 
   // ---- writes --------------------------------------------------------------------------------

@@ -29,4 +29,17 @@ export interface SubqueryExpr {
   readonly value: Expr;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr;
+/** `date_trunc(unit, expr)` for `bucket:` arguments (SPEC §4). */
+export interface TruncExpr {
+  readonly kind: 'trunc';
+  readonly unit: string;
+  readonly expr: Expr;
+}
+
+/** An aggregate as a value: ordering buckets by `aggregations.*` paths. */
+export interface AggRefExpr {
+  readonly kind: 'agg_ref';
+  readonly agg: import('./aggregate.js').AggOut;
+}
+
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

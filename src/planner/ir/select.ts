@@ -23,7 +23,8 @@ export type OutField =
   | { readonly kind: 'scalar'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean }
   | { readonly kind: 'const'; readonly key: string; readonly value: string | number | boolean | null }
   | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
-  | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode };
+  | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode }
+  | { readonly kind: 'aggregate'; readonly key: string; readonly node: import('./aggregate.js').AggregateNode };
 
 export interface SelectNode {
   readonly kind: 'select';
@@ -45,4 +46,5 @@ export interface SelectNode {
 /** What a root field's statement returns. */
 export type RootQuery =
   | { readonly kind: 'list'; readonly select: SelectNode }
-  | { readonly kind: 'one'; readonly select: SelectNode };
+  | { readonly kind: 'one'; readonly select: SelectNode }
+  | { readonly kind: 'aggregate'; readonly node: import('./aggregate.js').AggregateNode };

@@ -1,5 +1,6 @@
 // DuckDB dialect: JSON built with json_object / json_group_array, lists as DuckDB lists.
 import type { ScalarName } from '../../catalog/model.js';
+import type { AggFn } from '../../planner/ir/aggregate.js';
 import { SqlCompiler, type SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
 
@@ -44,6 +45,22 @@ export class DuckDbCompiler extends SqlCompiler {
         return expr;
       default:
         return expr;
+    }
+  }
+
+  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string {
+    const d = distinct ? 'DISTINCT ' : '';
+    const f = (extra?: string) => {
+      const conds = [filter, extra].filter(Boolean);
+      return conds.length ? ` FILTER (WHERE ${conds.join(' AND ')})` : '';
+    };
+    switch (fn) {
+      case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
+      case 'list': return `to_json(list(${d}${arg})${f(`${arg} IS NOT NULL`)})`;
+      case 'any': return `any_value(${arg})${f()}`;
+      case 'last': return `last(${arg})${f(`${arg} IS NOT NULL`)}`;
+      case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"})${f()}`;
+      default: return `${fn}(${d}${arg})${f()}`;
     }
   }
 

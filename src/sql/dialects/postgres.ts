@@ -1,5 +1,6 @@
 // PostgreSQL dialect: JSON built with json_build_object / json_agg, lists as arrays.
 import type { ScalarName } from '../../catalog/model.js';
+import type { AggFn } from '../../planner/ir/aggregate.js';
 import type { ParamExpr } from '../../planner/ir/expr.js';
 import { SqlCompiler, type SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
@@ -53,6 +54,25 @@ export class PostgresCompiler extends SqlCompiler {
         return `(${expr})::text`;
       default:
         return expr;
+    }
+  }
+
+  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string {
+    const d = distinct ? 'DISTINCT ' : '';
+    const f = (extra?: string) => {
+      const conds = [filter, extra].filter(Boolean);
+      return conds.length ? ` FILTER (WHERE ${conds.join(' AND ')})` : '';
+    };
+    switch (fn) {
+      case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
+      case 'list': return `to_json(array_agg(${d}${arg})${f(`${arg} IS NOT NULL`)})`;
+      // PostgreSQL 15 has no any_value/last: take the ends of the collected non-null values.
+      case 'any': return `(array_agg(${arg})${f(`${arg} IS NOT NULL`)})[1]`;
+      case 'last': return `(array_agg(${arg})${f(`${arg} IS NOT NULL`)})[count(${arg})${f()}]`;
+      case 'string_agg': return `string_agg(${d}(${arg})::text, ${sep ?? "','"})${f()}`;
+      // numeric averages would print 30 decimals; the wire format is a double (SPEC §3.4).
+      case 'avg': return `(avg(${d}${arg})${f()})::double precision`;
+      default: return `${fn}(${d}${arg})${f()}`;
     }
   }
 

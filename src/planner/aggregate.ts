@@ -1,0 +1,133 @@
+// `_T_aggregation` and `_T_aggregation_bucket` selections -> AggregateNode (SPEC §4.2).
+import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType } from 'graphql';
+import { collectSubfields } from 'graphql/execution/collectFields.js';
+import type { DataObject, Relation } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { PlanContext } from './context.js';
+import { fieldExpr } from './fields.js';
+import { correlation, fromFor, objectOf, planFilter } from './filter.js';
+import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
+import type { Expr } from './ir/expr.js';
+import type { FilterNode } from './ir/filter.js';
+import type { OrderItem } from './ir/select.js';
+import { type Args, type OrderArg, rowsSelect } from './rows.js';
+
+const FNS: readonly AggFn[] = ['count', 'sum', 'avg', 'min', 'max', 'list', 'any', 'last', 'string_agg', 'bool_and', 'bool_or'];
+
+export interface Scope {
+  readonly ctx: PlanContext;
+  readonly joins: JoinNode[];
+  readonly filter?: FilterNode;
+}
+
+function unsupported(what: string): never {
+  throw new PublicError(ErrorCode.BadUserInput, `${what} is not supported yet`);
+}
+
+export function fieldsOf(ctx: PlanContext, type: GraphQLObjectType, nodes: readonly FieldNode[]) {
+  const out: { key: string; name: string; nodes: readonly FieldNode[]; args: Args; type: GraphQLObjectType | undefined }[] = [];
+  for (const [key, group] of collectSubfields(ctx.schema, ctx.fragments as never, ctx.variables as never, type, nodes)) {
+    const name = group[0]!.name.value;
+    const def = type.getFields()[name];
+    const args = def ? (getArgumentValues(def as GraphQLField<unknown, unknown>, group[0]!, ctx.variables as never) as Args) : {};
+    const named = def ? getNamedType(def.type) : undefined;
+    out.push({ key, name, nodes: group, args, type: named && isObjectType(named) ? named : undefined });
+  }
+  return out;
+}
+
+const typename = (key: string, name: string): AggOut => ({ kind: 'value', key, expr: { kind: 'param', value: name, scalar: 'String' }, scalar: 'String', list: false });
+
+/** Aggregate functions of one value (`<Scalar>Aggregation` subfields). */
+function functions(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldNode[], arg: Expr, scalar: DataObject['fields'][number]['type']): AggOut[] {
+  return fieldsOf(scope.ctx, type, nodes).map((f): AggOut => {
+    if (f.name === '__typename') return typename(f.key, type.name);
+    if (f.args.path !== undefined && f.args.path !== null) unsupported('aggregation of a JSON path');
+    if (f.name === 'count') return { kind: 'count', key: f.key, arg, ...(scope.filter ? { filter: scope.filter } : {}) };
+    const fn = f.name as AggFn;
+    if (!FNS.includes(fn)) unsupported(`aggregation "${f.name}"`);
+    return {
+      kind: 'agg', key: f.key, fn, arg, scalar, distinct: f.args.distinct === true,
+      ...(f.args.sep !== undefined ? { sep: { kind: 'param', value: f.args.sep, scalar: 'String' } } : {}),
+      ...(scope.filter ? { filter: scope.filter } : {}),
+    };
+  });
+}
+
+/** Outer functions over a per-parent inner aggregate (sub-aggregations). */
+function overParents(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldNode[], inner: Expr, innerScalar: 'BigInt' | 'Float'): AggOut[] {
+  return functions(scope, type, nodes, inner, innerScalar);
+}
+
+function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args): AggOut[] {
+  const { ctx } = scope;
+  const target = objectOf(ctx, rel.target);
+  const perParent = (fn: AggFn, column?: DataObject['fields'][number]): Expr => {
+    const child = ctx.nextAlias();
+    const where: FilterNode[] = [correlation(ctx, rel, alias, child)];
+    if (args.filter) where.push(planFilter(ctx, target, child, args.filter as Args));
+    return {
+      kind: 'agg_subquery', from: fromFor(ctx, target, child), where: where.length === 1 ? where[0]! : { kind: 'and', items: where }, fn,
+      ...(column ? { arg: fieldExpr(target, child, column) } : {}),
+    };
+  };
+  return fieldsOf(ctx, type, nodes).map((f): AggOut => {
+    if (f.name === '__typename') return typename(f.key, type.name);
+    if (f.name === '_rows_count') return { kind: 'object', key: f.key, fields: overParents(scope, f.type!, f.nodes, perParent('count'), 'BigInt') };
+    const column = target.fields.find((c) => c.name === f.name);
+    if (!column || !['Int', 'BigInt', 'Float'].includes(column.type)) unsupported(`sub-aggregation of "${target.name}.${f.name}"`);
+    const inner = fieldsOf(ctx, f.type!, f.nodes).map((g): AggOut => {
+      if (g.name === '__typename') return typename(g.key, f.type!.name);
+      const fn = g.name as AggFn;
+      if (!['count', 'sum', 'avg', 'min', 'max'].includes(fn)) unsupported(`sub-aggregation "${g.name}"`);
+      const scalar = fn === 'count' ? 'BigInt' : fn === 'avg' ? 'Float' : column.type === 'Int' ? 'Float' : column.type;
+      return { kind: 'object', key: g.key, fields: overParents(scope, g.type!, g.nodes, perParent(fn, column), scalar as 'BigInt' | 'Float') };
+    });
+    return { kind: 'object', key: f.key, fields: inner };
+  });
+}
+
+/** The fields of `_T_aggregation` over rows of `obj` under `alias`. */
+export function aggFields(scope: Scope, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], rowsOf: (alias: string) => AggregateNode['rows'], countArg?: Expr): AggOut[] {
+  const { ctx } = scope;
+  return fieldsOf(ctx, type, nodes).map((f): AggOut => {
+    if (f.name === '__typename') return typename(f.key, type.name);
+    if (f.name === '_rows_count') return { kind: 'count', key: f.key, ...(countArg ? { arg: countArg } : {}), ...(scope.filter ? { filter: scope.filter } : {}) };
+    const column = obj.fields.find((c) => c.name === f.name);
+    if (column) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, fieldExpr(obj, alias, column), column.type) };
+    const rel = obj.relations.find((r) => r.name === f.name || `${r.name}_aggregation` === f.name);
+    if (!rel) unsupported(`aggregation field "${type.name}.${f.name}"`);
+    const target = objectOf(ctx, rel.target);
+    if (rel.kind === 'one' && f.name === rel.name) {
+      const j = ctx.nextAlias();
+      scope.joins.push({ from: fromFor(ctx, target, j), on: correlation(ctx, rel, alias, j) });
+      const first = target.fields.find((c) => rel.targetFields.includes(c.column)) ?? target.fields[0]!;
+      return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, rowsOf, fieldExpr(target, j, first)) };
+    }
+    if (f.name === `${rel.name}_aggregation`) return { kind: 'object', key: f.key, fields: subAggregation(scope, rel, alias, f.type!, f.nodes, f.args) };
+    // A list relation by its own name: aggregate every related row of every aggregated row.
+    const child = ctx.nextAlias();
+    const parent = ctx.nextAlias();
+    const parentRows = rowsOf(parent);
+    if (parentRows.limit !== undefined || parentRows.offset !== undefined) unsupported(`"${f.name}" with limit or offset on the aggregated rows`);
+    const where: FilterNode[] = [correlation(ctx, rel, parent, child), ...(parentRows.where ? [parentRows.where] : []), ...(parentRows.correlate ? [parentRows.correlate] : [])];
+    const related = rowsSelect(ctx, target, child, { filter: f.args.filter }, { kind: 'exists', from: parentRows.from, where: { kind: 'and', items: where } }, false);
+    const inner: Scope = { ctx, joins: [] };
+    const node: AggregateNode = { kind: 'aggregate', rows: related, joins: inner.joins, fields: [], orderBy: [] };
+    const fields = aggFields(inner, target, child, f.type!, f.nodes, (a) => rowsSelect(ctx, target, a, { filter: f.args.filter }, undefined, false));
+    return { kind: 'nested', key: f.key, node: { ...node, fields } };
+  });
+}
+
+/** `T_aggregation` (root) and `<relation>_aggregation` (per parent): one row of aggregates. */
+/** `correlateFor(alias)` ties rows under `alias` to the parent row (relation aggregations). */
+export function planAggregation(
+  ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args,
+  correlateFor?: (alias: string) => FilterNode,
+): AggregateNode {
+  const rows = rowsSelect(ctx, obj, alias, args, correlateFor?.(alias));
+  const scope: Scope = { ctx, joins: [] };
+  const rowsOf = (a: string) => rowsSelect(ctx, obj, a, args, correlateFor?.(a));
+  const fields = aggFields(scope, obj, alias, type, nodes, rowsOf);
+  return { kind: 'aggregate', rows, joins: scope.joins, fields, orderBy: [] };
+}

@@ -1,0 +1,75 @@
+// `T_bucket_aggregation` (SPEC §4.2): GROUP BY the selected `key` fields (columns, `bucket:`
+// truncations, N:1 paths), with `aggregations(filter:)` aliased any number of times.
+import type { FieldNode, GraphQLObjectType } from 'graphql';
+import type { DataObject } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import { aggFields, fieldsOf, type Scope } from './aggregate.js';
+import type { PlanContext } from './context.js';
+import { fieldExpr } from './fields.js';
+import { correlation, fromFor, objectOf, planFilter } from './filter.js';
+import type { AggOut, AggregateNode } from './ir/aggregate.js';
+import type { Expr } from './ir/expr.js';
+import type { FilterNode } from './ir/filter.js';
+import type { OrderItem } from './ir/select.js';
+import { type Args, type OrderArg, rowsSelect } from './rows.js';
+
+const TIME = ['Timestamp', 'DateTime', 'Date'];
+
+function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): AggOut[] {
+  const { ctx } = scope;
+  return fieldsOf(ctx, type, nodes).map((f): AggOut => {
+    if (f.name === '__typename') return { kind: 'value', key: f.key, expr: { kind: 'param', value: type.name, scalar: 'String' }, scalar: 'String', list: false };
+    const column = obj.fields.find((c) => c.name === f.name);
+    if (column) {
+      let expr = fieldExpr(obj, alias, column);
+      if (f.args.bucket) {
+        if (!TIME.includes(column.type)) throw new PublicError(ErrorCode.BadUserInput, `"bucket" applies to time fields, not "${obj.name}.${f.name}"`);
+        expr = { kind: 'trunc', unit: String(f.args.bucket), expr };
+      }
+      if (f.args.bucket_interval) throw new PublicError(ErrorCode.BadUserInput, '"bucket_interval" is not supported yet');
+      groupBy.push(expr);
+      return { kind: 'value', key: f.key, expr, scalar: column.type, list: column.list };
+    }
+    const rel = obj.relations.find((r) => r.name === f.name);
+    if (rel?.kind === 'one' && f.type) {
+      const target = objectOf(ctx, rel.target);
+      const j = ctx.nextAlias();
+      scope.joins.push({ from: fromFor(ctx, target, j), on: correlation(ctx, rel, alias, j) });
+      return { kind: 'object', key: f.key, fields: keyFields(scope, groupBy, target, j, f.type, f.nodes) };
+    }
+    throw new PublicError(ErrorCode.BadUserInput, `bucket key field "${type.name}.${f.name}" is not supported yet`);
+  });
+}
+
+/** Finds the output at a dotted path of response keys (`key.category.name`, `aggregations.total.sum`). */
+function orderExpr(fields: readonly AggOut[], path: readonly string[], full: string): Expr {
+  const [head, ...rest] = path;
+  const f = fields.find((x) => x.key === head);
+  if (f?.kind === 'object' && rest.length) return orderExpr(f.fields, rest, full);
+  if (f && !rest.length && (f.kind === 'value')) return f.expr;
+  if (f && !rest.length && (f.kind === 'count' || f.kind === 'agg')) return { kind: 'agg_ref', agg: f };
+  throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" is not a selected key or aggregation value`);
+}
+
+export function planBuckets(
+  ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args,
+  correlateFor?: (alias: string) => FilterNode,
+): AggregateNode {
+  const rows = rowsSelect(ctx, obj, alias, { filter: args.filter, distinct_on: args.distinct_on }, correlateFor?.(alias), false);
+  const joins: Scope['joins'] = [];
+  const groupBy: Expr[] = [];
+  const rowsOf = (a: string) => rowsSelect(ctx, obj, a, { filter: args.filter }, correlateFor?.(a), false);
+  const fields = fieldsOf(ctx, type, nodes).map((f): AggOut => {
+    if (f.name === '__typename') return { kind: 'value', key: f.key, expr: { kind: 'param', value: type.name, scalar: 'String' }, scalar: 'String', list: false };
+    if (f.name === 'key') return { kind: 'object', key: f.key, fields: keyFields({ ctx, joins }, groupBy, obj, alias, f.type!, f.nodes) };
+    if (f.args.order_by) throw new PublicError(ErrorCode.BadUserInput, '"order_by" of aggregations is not supported yet');
+    const filter = f.args.filter ? planFilter(ctx, obj, alias, f.args.filter as Args) : undefined;
+    return { kind: 'object', key: f.key, fields: aggFields({ ctx, joins, ...(filter ? { filter } : {}) }, obj, alias, f.type!, f.nodes, rowsOf) };
+  });
+  const orderBy: OrderItem[] = ((args.order_by as OrderArg[] | null | undefined) ?? []).map((o) => ({ expr: orderExpr(fields, o.field.split('.'), o.field), desc: o.direction === 'DESC' }));
+  return {
+    kind: 'aggregate', rows, joins, fields, groupBy, orderBy,
+    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    ...(typeof args.offset === 'number' && args.offset > 0 ? { offset: args.offset } : {}),
+  };
+}

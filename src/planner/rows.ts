@@ -1,0 +1,49 @@
+// The rows a list, aggregation or bucket field works on: filter, order_by (over the object's own
+// fields and N:1 paths, since aggregations select no rows), limit, offset, distinct_on.
+import type { DataObject } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { PlanContext } from './context.js';
+import { fieldExpr } from './fields.js';
+import { correlation, fromFor, objectOf, planFilter } from './filter.js';
+import type { Expr } from './ir/expr.js';
+import type { FilterNode } from './ir/filter.js';
+import type { OrderItem, SelectNode } from './ir/select.js';
+
+export type Args = Record<string, unknown>;
+export interface OrderArg {
+  field: string;
+  direction?: 'ASC' | 'DESC';
+}
+
+/** A column of `obj`, or a column reached through N:1 relations (`customer.name`). */
+export function catalogPathExpr(ctx: PlanContext, obj: DataObject, alias: string, path: readonly string[], full: string): Expr {
+  const [head, ...rest] = path;
+  const f = obj.fields.find((x) => x.name === head);
+  if (f && !rest.length) return fieldExpr(obj, alias, f);
+  const rel = obj.relations.find((r) => r.name === head);
+  if (rel && rel.kind === 'one' && rest.length) {
+    const target = objectOf(ctx, rel.target);
+    const child = ctx.nextAlias();
+    const select: SelectNode = { kind: 'select', from: fromFor(ctx, target, child), fields: [], orderBy: [], correlate: correlation(ctx, rel, alias, child) };
+    return { kind: 'subquery', select, value: catalogPathExpr(ctx, target, child, rest, full) };
+  }
+  throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" is not a field or N:1 relation path of "${obj.name}"`);
+}
+
+export function rowsSelect(ctx: PlanContext, obj: DataObject, alias: string, args: Args, correlate?: FilterNode, withLimits = true): SelectNode {
+  const filter = args.filter as Args | null | undefined;
+  const order = (args.order_by as OrderArg[] | null | undefined) ?? [];
+  const orderBy: OrderItem[] = withLimits ? order.map((o) => ({ expr: catalogPathExpr(ctx, obj, alias, o.field.split('.'), o.field), desc: o.direction === 'DESC' })) : [];
+  const distinct = (args.distinct_on as string[] | null | undefined)?.map((name) => catalogPathExpr(ctx, obj, alias, [name], name));
+  return {
+    kind: 'select',
+    from: fromFor(ctx, obj, alias),
+    fields: [],
+    ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}),
+    ...(correlate ? { correlate } : {}),
+    orderBy,
+    ...(withLimits && typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    ...(withLimits && typeof args.offset === 'number' && args.offset > 0 ? { offset: args.offset } : {}),
+    ...(distinct?.length ? { distinctOn: distinct } : {}),
+  };
+}
