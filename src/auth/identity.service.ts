@@ -1,52 +1,72 @@
-// Credentials -> Identity (SPEC §6). This first version knows the secret key (with identity
-// override), static API keys and anonymous access; JWT, OIDC and managed keys plug in here.
-import { timingSafeEqual } from 'node:crypto';
+// Credentials -> Identity (SPEC §6). The secret key and cluster secret come first, then the
+// methods in seed 000 order: API key, OIDC, JWT; anonymous only when nothing was presented.
 import type { Config } from '../config/schema.js';
 import type { Identity } from '../executor/request-context.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
+import { unauthenticated } from './errors.js';
+import { AnonymousProvider } from './providers/anonymous.provider.js';
+import { ApiKeyProvider } from './providers/api-key.provider.js';
+import { JwtProvider } from './providers/jwt.provider.js';
+import { type ApiKeyStore, ManagedKeys } from './providers/managed-keys.js';
+import { OidcProvider } from './providers/oidc.provider.js';
+import type { AuthProvider } from './providers/provider.js';
+import { SecretKeyProvider } from './providers/secret-key.provider.js';
+import { AuthRequest, type RawHeaders } from './request.js';
+import { authSettings } from './settings.js';
 
-type Headers = Record<string, string | string[] | undefined>;
-
-const header = (h: Headers, name: string): string | undefined => {
-  const v = h[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+export interface IdentityOptions {
+  /** How long a managed-key lookup is remembered (default 30 s); `forgetApiKeys()` ends it early. */
+  apiKeyCacheMs?: number;
+  /** Pause after a failed OIDC discovery before asking the issuer again (default 5 s). */
+  oidcRetryMs?: number;
 }
 
-const unauthenticated = (message: string) => new PublicError(ErrorCode.Unauthenticated, message, 401);
+const API_KEY_CACHE_MS = 30_000;
 
 export class IdentityService {
-  constructor(private readonly config: Config) {}
+  private readonly providers: AuthProvider[];
+  private readonly anonymous: AnonymousProvider;
+  private readonly managed?: ManagedKeys;
+  private readonly cookieName: string;
 
-  async identify(h: Headers): Promise<Identity> {
-    const secret = header(h, 'x-svc-secret-key');
-    if (secret !== undefined) {
-      if (!this.config.SECRET_KEY || !same(secret, this.config.SECRET_KEY)) throw unauthenticated('invalid secret key');
-      const role = header(h, 'x-svc-role');
-      const userId = header(h, 'x-svc-user-id');
-      const userName = header(h, 'x-svc-user-name');
-      if (role || userId || userName) {
-        return { role: role ?? 'admin', userId: userId ?? null, userName: userName ?? userId ?? 'api', authType: 'impersonation', impersonatedBy: { role: 'admin', userId: 'api', userName: 'api' } };
-      }
-      return { role: 'admin', userId: 'api', userName: 'api', authType: 'apiKey' };
+  /** `core` is the store of managed API keys (the runtime's CoreStore); needed only when they are on. */
+  constructor(config: Config, core?: ApiKeyStore, options: IdentityOptions = {}) {
+    const settings = authSettings(config);
+    const { api_keys: keys, oidc, jwt } = config.auth;
+    this.cookieName = settings.cookieName;
+    if (keys?.managed || config.ALLOW_MANAGED_API_KEYS) {
+      // A wiring fault, not a user's: fail at boot rather than silently refusing every managed key.
+      if (!core) throw new Error('managed API keys are enabled but IdentityService was given no core store');
+      this.managed = new ManagedKeys(core, options.apiKeyCacheMs ?? API_KEY_CACHE_MS);
     }
-    const apiKeys = this.config.auth.api_keys;
-    const bearer = header(h, 'authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
-    const presented = header(h, 'x-svc-api-key') ?? bearer;
-    if (presented !== undefined) {
-      const match = apiKeys?.enabled ? apiKeys.keys.find((k) => same(k.key, presented)) : undefined;
-      if (!match) throw unauthenticated('invalid credentials');
-      const userName = header(h, apiKeys!.header_username) ?? match.username ?? 'api';
-      const userId = header(h, apiKeys!.header_user_id) ?? match.user_id ?? userName;
-      return { role: match.role ?? 'public', userId, userName, authType: 'apikey' };
+    this.providers = [
+      new SecretKeyProvider(config.SECRET_KEY, config.CLUSTER_SECRET),
+      ...(keys?.enabled || this.managed ? [new ApiKeyProvider(keys, this.managed)] : []),
+      ...(oidc?.enabled ? [new OidcProvider(oidc, settings, options.oidcRetryMs)] : []),
+      ...(jwt?.enabled ? [new JwtProvider(jwt, settings.cookieName, settings.fetchTimeoutMs)] : []),
+    ];
+    this.anonymous = new AnonymousProvider(config.ALLOWED_ANONYMOUS, config.ANONYMOUS_ROLE);
+  }
+
+  async identify(headers: RawHeaders): Promise<Identity> {
+    const req = new AuthRequest(headers);
+    for (const p of this.providers) {
+      const identity = await p.authenticate(req);
+      if (identity) return identity;
     }
-    if (header(h, 'authorization') !== undefined) throw unauthenticated('unsupported Authorization scheme');
-    if (!this.config.ALLOWED_ANONYMOUS) throw unauthenticated('authentication required');
-    return { role: this.config.ANONYMOUS_ROLE, userId: null, userName: 'anonymous', authType: 'anonymous' };
+    // A credential nobody accepted is refused; it never degrades to anonymous (SPEC §6).
+    if (req.bearer !== undefined || req.header('x-svc-api-key') !== undefined) throw unauthenticated('invalid credentials');
+    if (req.otherScheme) throw unauthenticated('unsupported Authorization scheme');
+    if (this.tokenProviders() && req.cookie(this.cookieName) !== undefined) throw unauthenticated('invalid credentials');
+    return this.anonymous.identity();
+  }
+
+  /** Drops remembered managed-key lookups; called for the cache tag `$AuthAPIKeys` (SPEC §6). */
+  forgetApiKeys(): void {
+    this.managed?.forget();
+  }
+
+  /** The session cookie is a credential only when some provider reads it. */
+  private tokenProviders(): boolean {
+    return this.providers.some((p) => p.name === 'oidc' || p.name === 'jwt');
   }
 }

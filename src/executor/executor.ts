@@ -9,7 +9,17 @@ import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.
 import type { RequestContext } from './request-context.js';
 import { translateDbError } from './db-errors.js';
 
+export type StatementObserver = (source: string, sql: string, params: readonly unknown[]) => void;
+
 export class Executor {
+  private readonly observers = new Set<StatementObserver>();
+
+  /** Sees every statement sent to a source (tests count and compare them). */
+  observe(observer: StatementObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   constructor(
     private readonly log: Logger,
     private readonly debug: boolean,
@@ -17,6 +27,7 @@ export class Executor {
 
   private async timed<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
     ctx.statements++;
+    for (const o of this.observers) o(runtime.name, stmt.sql, stmt.params);
     const started = performance.now();
     try {
       return await run();

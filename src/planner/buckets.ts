@@ -24,7 +24,7 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
       let expr = fieldExpr(obj, alias, column);
       if (f.args.bucket) {
         if (!TIME.includes(column.type)) throw new PublicError(ErrorCode.BadUserInput, `"bucket" applies to time fields, not "${obj.name}.${f.name}"`);
-        expr = { kind: 'trunc', unit: String(f.args.bucket), expr };
+        expr = { kind: 'trunc', unit: String(f.args.bucket), expr, scalar: column.type };
       }
       if (f.args.bucket_interval) throw new PublicError(ErrorCode.BadUserInput, '"bucket_interval" is not supported yet');
       groupBy.push(expr);

@@ -138,10 +138,18 @@ export abstract class SqlCompiler {
     return items.map((o) => `${this.expr(o.expr, ctx)} ${o.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`).join(', ');
   }
 
-  protected limitOffset(limit: number | undefined, offset: number | undefined, ctx: SqlContext): string {
+  /**
+   * LIMIT and OFFSET are written as integer literals: DuckDB refuses parameters there inside
+   * correlated subqueries. They are GraphQL `Int`s, checked again here, so no text gets through.
+   */
+  protected limitOffset(limit: number | undefined, offset: number | undefined, _ctx: SqlContext): string {
+    const int = (n: number, what: string): number => {
+      if (!Number.isSafeInteger(n) || n < 0) throw new PublicError(ErrorCode.BadUserInput, `${what} must be a non-negative integer`);
+      return n;
+    };
     let out = '';
-    if (limit !== undefined) out += ` LIMIT ${this.param({ kind: 'param', value: limit, scalar: 'BigInt' }, ctx)}`;
-    if (offset) out += ` OFFSET ${this.param({ kind: 'param', value: offset, scalar: 'BigInt' }, ctx)}`;
+    if (limit !== undefined) out += ` LIMIT ${int(limit, 'limit')}`;
+    if (offset) out += ` OFFSET ${int(offset, 'offset')}`;
     return out;
   }
 
@@ -166,7 +174,7 @@ export abstract class SqlCompiler {
       case 'subquery':
         return `(SELECT ${this.expr(e.value, ctx)} FROM ${this.from(e.select, ctx)}${this.whereClause(e.select, ctx)} LIMIT 1)`;
       case 'trunc':
-        return this.truncTime(e.unit, this.expr(e.expr, ctx));
+        return e.scalar === 'Date' ? `CAST(${this.truncTime(e.unit, this.expr(e.expr, ctx))} AS DATE)` : this.truncTime(e.unit, this.expr(e.expr, ctx));
       case 'agg_ref':
         return this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':

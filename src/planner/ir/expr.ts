@@ -34,6 +34,8 @@ export interface TruncExpr {
   readonly kind: 'trunc';
   readonly unit: string;
   readonly expr: Expr;
+  /** The truncated field's type: a Date stays a Date. */
+  readonly scalar: ScalarName;
 }
 
 /** An aggregate as a value: ordering buckets by `aggregations.*` paths. */

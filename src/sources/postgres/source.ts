@@ -64,6 +64,8 @@ export class PostgresSource implements DataSourceRuntime {
       connection: { connectionString: url.toString(), statement_timeout: o.statementTimeoutMs ?? 60_000, application_name: 'svc' } as never,
       pool: { min: 0, max: o.maxConnections > 0 ? o.maxConnections : 10 },
       acquireConnectionTimeout: 10_000,
+      // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
+      log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     });
     const source = new PostgresSource(o.name, o.readOnly, knex, schema);
     try {

@@ -56,7 +56,8 @@ export class DuckDbCompiler extends SqlCompiler {
     };
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
-      case 'list': return `to_json(list(${d}${arg})${f(`${arg} IS NOT NULL`)})`;
+      // Distinct values come sorted, so the answer does not depend on scan order.
+      case 'list': return `to_json(list(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)})`;
       case 'any': return `any_value(${arg})${f()}`;
       case 'last': return `last(${arg})${f(`${arg} IS NOT NULL`)}`;
       case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"})${f()}`;

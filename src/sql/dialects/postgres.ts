@@ -65,7 +65,7 @@ export class PostgresCompiler extends SqlCompiler {
     };
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
-      case 'list': return `to_json(array_agg(${d}${arg})${f(`${arg} IS NOT NULL`)})`;
+      case 'list': return `to_json(array_agg(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)})`;
       // PostgreSQL 15 has no any_value/last: take the ends of the collected non-null values.
       case 'any': return `(array_agg(${arg})${f(`${arg} IS NOT NULL`)})[1]`;
       case 'last': return `(array_agg(${arg})${f(`${arg} IS NOT NULL`)})[count(${arg})${f()}]`;

@@ -1,0 +1,49 @@
+// API keys (seed 000 "API keys", SPEC §6): static keys from the configuration first, then managed
+// keys from `core.api_keys`. A key comes in `x-svc-api-key` or as the Bearer token.
+import type { Config } from '../../config/schema.js';
+import type { Identity } from '../../executor/request-context.js';
+import { unauthenticated } from '../errors.js';
+import type { AuthRequest } from '../request.js';
+import type { ManagedKeys } from './managed-keys.js';
+import type { AuthProvider } from './provider.js';
+import { same } from './same.js';
+
+type StaticKeys = NonNullable<Config['auth']['api_keys']>;
+
+export class ApiKeyProvider implements AuthProvider {
+  readonly name = 'api_key';
+
+  constructor(
+    private readonly statics: StaticKeys | undefined,
+    private readonly managed: ManagedKeys | undefined,
+  ) {}
+
+  async authenticate(req: AuthRequest): Promise<Identity | undefined> {
+    const explicit = req.header('x-svc-api-key');
+    const key = explicit ?? req.bearer;
+    if (key === undefined) return undefined;
+    const identity = this.staticKey(key, req) ?? (await this.managed?.authenticate(key, req));
+    if (identity) return identity;
+    // A key named as such and not found is a failed credential. A Bearer token that is no key of
+    // ours may still be a JWT or an OIDC token, so the next provider gets it (SPEC §6).
+    if (explicit !== undefined) throw unauthenticated('invalid API key');
+    return undefined;
+  }
+
+  private staticKey(key: string, req: AuthRequest): Identity | undefined {
+    if (!this.statics?.enabled) return undefined;
+    // Compare against every key so the time taken does not tell which position matched.
+    let match: StaticKeys['keys'][number] | undefined;
+    for (const k of this.statics.keys) if (same(k.key, key) && !match) match = k;
+    if (!match) return undefined;
+    // Seed 000 "Request headers": X-API-Username / X-API-User-ID (names configurable) describe
+    // the user behind a static key; the configured values are the fallback.
+    const userName = req.header(this.statics.header_username) ?? match.username ?? 'api';
+    return {
+      role: match.role ?? 'public',
+      userId: req.header(this.statics.header_user_id) ?? match.user_id ?? userName,
+      userName,
+      authType: 'apikey',
+    };
+  }
+}

@@ -1,0 +1,5 @@
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS DOUBLE) OR "t0"."sku" = CAST($2 AS VARCHAR)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS DOUBLE) AND (NOT COALESCE("t0"."category_id" = CAST($2 AS INTEGER), FALSE))) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j FROM "shop"."main"."orders" AS "t0" WHERE ("t0"."customer_id" = CAST($1 AS INTEGER) AND "t0"."status" = CAST($2 AS VARCHAR)) LIMIT 2000) AS _s;

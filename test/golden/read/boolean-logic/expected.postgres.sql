@@ -1,0 +1,5 @@
+SELECT COALESCE(json_agg(_s._j ORDER BY _s._rn), '[]'::json) AS result FROM (SELECT json_build_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "public"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS double precision) OR "t0"."sku" = CAST($2 AS text)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT COALESCE(json_agg(_s._j ORDER BY _s._rn), '[]'::json) AS result FROM (SELECT json_build_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "public"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS double precision) AND (NOT COALESCE("t0"."category_id" = CAST($2 AS integer), FALSE))) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT COALESCE(json_agg(_s._j), '[]'::json) AS result FROM (SELECT json_build_object('id', "t0"."id") AS _j FROM "public"."orders" AS "t0" WHERE ("t0"."customer_id" = CAST($1 AS integer) AND "t0"."status" = CAST($2 AS text)) LIMIT 2000) AS _s;

@@ -1,0 +1,7 @@
+SELECT json_object('quantity', "t0"."quantity", 'unit_price', "t0"."unit_price", 'total', ("t0"."quantity" * "t0"."unit_price"), 'order', (SELECT json_object('status', "t1"."status") AS result FROM "shop"."main"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id" LIMIT 1)) AS result FROM "shop"."main"."order_items" AS "t0" WHERE ("t0"."order_id" = CAST($1 AS INTEGER) AND "t0"."line" = CAST($2 AS INTEGER)) LIMIT 1;
+
+SELECT json_object('name', "t0"."name") AS result FROM "shop"."main"."customers" AS "t0" WHERE "t0"."id" = CAST($1 AS INTEGER) LIMIT 1;
+
+SELECT json_object('id', "t0"."id", 'name', "t0"."name") AS result FROM "shop"."main"."products" AS "t0" WHERE "t0"."sku" = CAST($1 AS VARCHAR) LIMIT 1;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('customer_id', "t0"."customer_id", 'orders_count', "t0"."orders_count", 'revenue', "t0"."revenue", 'customer', (SELECT json_object('name', "t1"."name") AS result FROM "shop"."main"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id" LIMIT 1)) AS _j, row_number() OVER (ORDER BY "t0"."revenue" DESC NULLS LAST) AS _rn FROM "shop"."main"."customer_revenue" AS "t0" ORDER BY "t0"."revenue" DESC NULLS LAST LIMIT 2000) AS _s;

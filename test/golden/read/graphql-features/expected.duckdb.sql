@@ -1,0 +1,5 @@
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id", 'name', "t0"."name", 'email', "t0"."email") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" = CAST($1 AS VARCHAR) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j)) END AS result FROM (SELECT json_object('__typename', CAST($1 AS VARCHAR), 'id', "t0"."id", 'name', "t0"."name") AS _j FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" = CAST($2 AS VARCHAR) LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id", 'name', "t0"."name") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."tags" AS "t0" ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 1) AS _s;

@@ -1,0 +1,5 @@
+SELECT COALESCE(json_agg(_s._j ORDER BY _s._rn), '[]'::json) AS result FROM (SELECT json_build_object('id', "t0"."id", 'attributes', "t0"."attributes") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "public"."products" AS "t0" WHERE jsonb_exists(("t0"."attributes")::jsonb, CAST($1 AS text)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT COALESCE(json_agg(_s._j ORDER BY _s._rn), '[]'::json) AS result FROM (SELECT json_build_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "public"."products" AS "t0" WHERE (jsonb_exists(("t0"."attributes")::jsonb, CAST($1 AS text)) AND jsonb_exists(("t0"."attributes")::jsonb, CAST($2 AS text))) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT COALESCE(json_agg(_s._j), '[]'::json) AS result FROM (SELECT json_build_object('id', "t0"."id") AS _j FROM "public"."products" AS "t0" WHERE ("t0"."attributes")::jsonb @> (CAST($1 AS jsonb))::jsonb LIMIT 2000) AS _s;

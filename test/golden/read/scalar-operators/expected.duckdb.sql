@@ -1,0 +1,23 @@
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" = CAST($1 AS VARCHAR) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" IN (CAST($1 AS VARCHAR), CAST($2 AS VARCHAR)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id", 'price', "t0"."price") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS DOUBLE) AND "t0"."price" <= CAST($2 AS DOUBLE)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."products" AS "t0" WHERE "t0"."price" <> CAST($1 AS DOUBLE) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id", 'sku', "t0"."sku") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."products" AS "t0" WHERE "t0"."sku" LIKE CAST($1 AS VARCHAR) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j)) END AS result FROM (SELECT json_object('name', "t0"."name") AS _j FROM "shop"."main"."customers" AS "t0" WHERE "t0"."name" ILIKE CAST($1 AS VARCHAR) LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."products" AS "t0" WHERE regexp_matches("t0"."name", CAST($1 AS VARCHAR)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j)) END AS result FROM (SELECT json_object('name', "t0"."name") AS _j FROM "shop"."main"."customers" AS "t0" WHERE "t0"."email" IS NULL LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id", 'note', "t0"."note") AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."orders" AS "t0" WHERE "t0"."note" IS NOT NULL ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j)) END AS result FROM (SELECT json_object('sku', "t0"."sku") AS _j FROM "shop"."main"."products" AS "t0" WHERE "t0"."in_stock" = CAST($1 AS BOOLEAN) LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j ORDER BY _s._rn)) END AS result FROM (SELECT json_object('id', "t0"."id", 'ordered_at', CASE WHEN "t0"."ordered_at" IS NULL THEN NULL WHEN microsecond("t0"."ordered_at") % 1000000 = 0 THEN strftime(timezone('UTC', "t0"."ordered_at"), '%Y-%m-%dT%H:%M:%SZ') ELSE strftime(timezone('UTC', "t0"."ordered_at"), '%Y-%m-%dT%H:%M:%S.%fZ') END) AS _j, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS _rn FROM "shop"."main"."orders" AS "t0" WHERE ("t0"."ordered_at" >= CAST($1 AS TIMESTAMPTZ) AND "t0"."ordered_at" < CAST($2 AS TIMESTAMPTZ)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS _s;
+
+SELECT CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE to_json(list(_s._j)) END AS result FROM (SELECT json_object('id', "t0"."id", 'ship_date', CAST("t0"."ship_date" AS VARCHAR)) AS _j FROM "shop"."main"."orders" AS "t0" WHERE "t0"."ship_date" <= CAST($1 AS DATE) LIMIT 2000) AS _s;

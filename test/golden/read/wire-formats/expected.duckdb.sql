@@ -1,0 +1,5 @@
+SELECT json_object('id', "t0"."id", 'ordered_at', CASE WHEN "t0"."ordered_at" IS NULL THEN NULL WHEN microsecond("t0"."ordered_at") % 1000000 = 0 THEN strftime(timezone('UTC', "t0"."ordered_at"), '%Y-%m-%dT%H:%M:%SZ') ELSE strftime(timezone('UTC', "t0"."ordered_at"), '%Y-%m-%dT%H:%M:%S.%fZ') END, 'ship_date', CAST("t0"."ship_date" AS VARCHAR), 'note', "t0"."note") AS result FROM "shop"."main"."orders" AS "t0" WHERE "t0"."id" = CAST($1 AS INTEGER) LIMIT 1;
+
+SELECT json_object('price', "t0"."price", 'in_stock', "t0"."in_stock", 'attributes', "t0"."attributes") AS result FROM "shop"."main"."products" AS "t0" WHERE "t0"."id" = CAST($1 AS INTEGER) LIMIT 1;
+
+SELECT json_object('created_at', CASE WHEN "t0"."created_at" IS NULL THEN NULL WHEN microsecond("t0"."created_at") % 1000000 = 0 THEN strftime(timezone('UTC', "t0"."created_at"), '%Y-%m-%dT%H:%M:%SZ') ELSE strftime(timezone('UTC', "t0"."created_at"), '%Y-%m-%dT%H:%M:%S.%fZ') END) AS result FROM "shop"."main"."customers" AS "t0" WHERE "t0"."id" = CAST($1 AS INTEGER) LIMIT 1;

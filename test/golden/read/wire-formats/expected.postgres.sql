@@ -1,0 +1,5 @@
+SELECT json_build_object('id', "t0"."id", 'ordered_at', CASE WHEN "t0"."ordered_at" IS NULL THEN NULL WHEN extract(microseconds FROM "t0"."ordered_at")::bigint % 1000000 = 0 THEN to_char("t0"."ordered_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ELSE to_char("t0"."ordered_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END, 'ship_date', ("t0"."ship_date")::text, 'note', "t0"."note") AS result FROM "public"."orders" AS "t0" WHERE "t0"."id" = CAST($1 AS integer) LIMIT 1;
+
+SELECT json_build_object('price', "t0"."price", 'in_stock', "t0"."in_stock", 'attributes', "t0"."attributes") AS result FROM "public"."products" AS "t0" WHERE "t0"."id" = CAST($1 AS integer) LIMIT 1;
+
+SELECT json_build_object('created_at', CASE WHEN "t0"."created_at" IS NULL THEN NULL WHEN extract(microseconds FROM "t0"."created_at")::bigint % 1000000 = 0 THEN to_char("t0"."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ELSE to_char("t0"."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END) AS result FROM "public"."customers" AS "t0" WHERE "t0"."id" = CAST($1 AS integer) LIMIT 1;
