@@ -44,9 +44,26 @@ export class AppModule {
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: log },
         { provide: SvcRuntime, useFactory: () => SvcRuntime.start(config, log) },
-        { provide: APOLLO, useFactory: (rt: SvcRuntime) => createGraphqlServer(config, rt.schema, log), inject: [SvcRuntime] },
-        { provide: IdentityService, useFactory: () => new IdentityService(config) },
-        { provide: RoleGate, useFactory: (rt: SvcRuntime) => new RoleGate(rt.core), inject: [SvcRuntime] },
+        { provide: APOLLO, useFactory: (rt: SvcRuntime) => createGraphqlServer(config, rt.schema, rt.writes, log), inject: [SvcRuntime] },
+        {
+          provide: IdentityService,
+          useFactory: (rt: SvcRuntime) => {
+            const identities = new IdentityService(config, rt.core);
+            // Managed keys are cached (tag $AuthAPIKeys); a committed write to them drops the cache.
+            rt.writes.on((objects) => objects.has('api_keys') && identities.forgetApiKeys());
+            return identities;
+          },
+          inject: [SvcRuntime],
+        },
+        {
+          provide: RoleGate,
+          useFactory: (rt: SvcRuntime) => {
+            const gate = new RoleGate(rt.core);
+            rt.writes.on((objects) => objects.has('roles') && gate.forget());
+            return gate;
+          },
+          inject: [SvcRuntime],
+        },
         Shutdown,
       ],
     };

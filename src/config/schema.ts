@@ -98,6 +98,10 @@ export const settingsShape = {
   CORS_ALLOWED_ORIGINS: list.default([]),
   CORS_ALLOWED_METHODS: list.default([]),
   CORS_ALLOWED_HEADERS: list.default([]),
+  OIDC_COOKIE_NAME: z.string().default('svc_session'),
+  OIDC_TIMEOUT: z.string().default('10s'),
+  OIDC_USERNAME_CLAIM: z.string().default(''),
+  OIDC_USERID_CLAIM: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
 

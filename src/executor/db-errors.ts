@@ -21,9 +21,11 @@ export function translateDbError(e: unknown, source: string, log: Logger): Error
   if (e instanceof PublicError) return e;
   const err = e as { code?: string; message?: string; detail?: string; table?: string; column?: string; constraint?: string };
   const message = String(err.message ?? e);
-  if (err.code && PG_CODES[err.code]) {
+  // SQLSTATE class 22 is "data exception": the value is at fault, not the server.
+  const known = err.code ? PG_CODES[err.code] ?? (err.code.startsWith('22') ? 'invalid input value' : undefined) : undefined;
+  if (err.code && known) {
     const what = [err.table && `table "${err.table}"`, err.column && `column "${err.column}"`, err.constraint && `constraint "${err.constraint}"`].filter(Boolean).join(', ');
-    return new PublicError(ErrorCode.QueryFailed, `${source}: ${PG_CODES[err.code]}${what ? ` (${what})` : ''}: ${err.detail ?? message}`);
+    return new PublicError(ErrorCode.QueryFailed, `${source}: ${known}${what ? ` (${what})` : ''}: ${err.detail ?? message}`);
   }
   if (/^(Constraint|Conversion|Binder|Catalog|Invalid Input|Parser|Out of Range|Not implemented|Invalid) Error/i.test(message) || /violat/i.test(message)) {
     // DuckDB errors describe the statement's problem, not the server; they are safe to show.

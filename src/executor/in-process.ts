@@ -4,12 +4,14 @@ import { execute, type ExecutionResult, GraphQLError, parse, validate } from 'gr
 import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
 import { type Identity, RequestContext } from './request-context.js';
+import type { WriteEvents } from './write-events.js';
 
 export const SYSTEM_IDENTITY: Identity = { role: 'admin', userId: 'system', userName: 'system', authType: 'internal' };
 
 export async function executeInProcess(
   schemas: SchemaService,
   request: { query: string; variables?: Record<string, unknown>; operationName?: string; identity?: Identity },
+  writes?: WriteEvents,
 ): Promise<ExecutionResult> {
   const { schema } = schemas.current;
   let document;
@@ -26,6 +28,7 @@ export async function executeInProcess(
     const ok = !result.errors?.length;
     await ctx.transactions.end(ok);
     if (!ok) return { ...result, data: null };
+    writes?.committed(ctx.written);
   }
   return result;
 }

@@ -20,6 +20,8 @@ export class RequestContext {
   readonly serial = new Serial();
   /** Statements sent to sources by this request (observable in tests and @stats). */
   statements = 0;
+  /** Data objects this request wrote; announced once the writes are committed. */
+  readonly written = new Set<string>();
 
   constructor(readonly identity: Identity) {}
 }

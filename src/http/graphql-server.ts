@@ -6,6 +6,7 @@ import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { type GraphQLFormattedError } from 'graphql';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
+import type { WriteEvents } from '../executor/write-events.js';
 import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
@@ -38,7 +39,7 @@ function gatewayFor(schemas: SchemaService): GatewayInterface {
 }
 
 /** Commits or rolls back the request's writes, then shapes the body as SPEC §1 says. */
-function responsePlugin(log: Logger): ApolloServerPlugin<RequestContext> {
+function responsePlugin(log: Logger, writes: WriteEvents): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
@@ -57,6 +58,7 @@ function responsePlugin(log: Logger): ApolloServerPlugin<RequestContext> {
             }
             // Any error rolls every write back, so no partial data is reported (SPEC §4.3).
             if (result.errors?.length) result.data = null;
+            else writes.committed(rc.contextValue.written);
           }
           if (!('data' in result)) result.data = null;
           result.extensions ??= {};
@@ -84,7 +86,7 @@ export function formatError(log: Logger) {
   };
 }
 
-export async function createGraphqlServer(config: Config, schemas: SchemaService, log: Logger): Promise<ApolloServer<RequestContext>> {
+export async function createGraphqlServer(config: Config, schemas: SchemaService, writes: WriteEvents, log: Logger): Promise<ApolloServer<RequestContext>> {
   const server = new ApolloServer<RequestContext>({
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
@@ -96,7 +98,7 @@ export async function createGraphqlServer(config: Config, schemas: SchemaService
     // protection Apollo's CSRF check adds, and the check would refuse plain GET /query calls.
     csrfPrevention: false,
     introspection: true,
-    plugins: [responsePlugin(log)],
+    plugins: [responsePlugin(log, writes)],
   });
   await server.start();
   return server;

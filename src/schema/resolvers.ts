@@ -68,6 +68,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
     const pctx = planContext(info, index, deps.registry);
+    if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') ctx.written.add(obj.name);
     const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
       const alias = pctx.nextAlias();
       const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, {});

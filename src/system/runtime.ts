@@ -4,6 +4,7 @@ import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, authHandlers } from '../auth/functions.
 import { compileCatalog } from '../catalog/compile.js';
 import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
+import { WriteEvents } from '../executor/write-events.js';
 import { SchemaService } from '../schema/service.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
@@ -25,6 +26,7 @@ export class SvcRuntime {
     readonly executor: Executor,
     readonly lifecycle: Lifecycle,
     readonly core: CoreStore,
+    readonly writes: WriteEvents,
   ) {}
 
   static async start(config: Config, log: Logger): Promise<SvcRuntime> {
@@ -48,7 +50,7 @@ export class SvcRuntime {
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
     const handlers = { ...systemHandlers({ lifecycle, registry }), ...authHandlers() };
-    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core);
+    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents());
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);

@@ -3,7 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, startApp, type TestApp } from '../support/app.js';
+import { CATALOGS, FIXTURES, startApp, type TestApp } from '../support/app.js';
+
+const CATALOGS_SHOP = join(CATALOGS, 'shop');
 import { createTestDatabase, type TestDatabase } from '../support/pg.js';
 
 let core: TestDatabase;
@@ -18,7 +20,7 @@ beforeAll(async () => {
   const r = await t.gql(`mutation($path: String!, $catalog: String!) { core { insert_data_sources(data: {
       name: "pgshop", type: "postgres", prefix: "pg", as_module: false, path: $path,
       catalogs: [{name: "pgshop", type: "localFS", path: $catalog}]}) { name } } }`,
-    { path: data.url, catalog: join(FIXTURES, 'catalogs/shop_pg') });
+    { path: data.url, catalog: CATALOGS_SHOP });
   expect(r.body.errors).toBeUndefined();
   const load = await t.gql('mutation { function { core { load_data_source(name: "pgshop") { success message } } } }');
   expect(load.body.data.function.core.load_data_source).toEqual({ success: true, message: 'data source "pgshop" loaded' });
