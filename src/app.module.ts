@@ -44,7 +44,7 @@ export class AppModule {
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: log },
         { provide: SvcRuntime, useFactory: () => SvcRuntime.start(config, log) },
-        { provide: APOLLO, useFactory: (rt: SvcRuntime) => createGraphqlServer(config, rt.schema, rt.writes, log), inject: [SvcRuntime] },
+        { provide: APOLLO, useFactory: (rt: SvcRuntime) => createGraphqlServer(config, rt.schema, rt.writes, rt.roleSchemas, log), inject: [SvcRuntime] },
         {
           provide: IdentityService,
           useFactory: (rt: SvcRuntime) => {

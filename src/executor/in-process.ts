@@ -5,6 +5,7 @@ import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
 import { type Identity, RequestContext } from './request-context.js';
 import type { WriteEvents } from './write-events.js';
+import type { PermissionService } from '../permissions/service.js';
 
 export const SYSTEM_IDENTITY: Identity = { role: 'admin', userId: 'system', userName: 'system', authType: 'internal' };
 
@@ -12,6 +13,7 @@ export async function executeInProcess(
   schemas: SchemaService,
   request: { query: string; variables?: Record<string, unknown>; operationName?: string; identity?: Identity },
   writes?: WriteEvents,
+  permissions?: PermissionService,
 ): Promise<ExecutionResult> {
   const { schema } = schemas.current;
   let document;
@@ -22,7 +24,9 @@ export async function executeInProcess(
   }
   const errors = validate(schema, document);
   if (errors.length) return { errors };
-  const ctx = new RequestContext(request.identity ?? SYSTEM_IDENTITY);
+  // A caller's identity brings its role's permissions; the system identity is unrestricted.
+  const access = request.identity && permissions ? await permissions.forRole(request.identity.role) : undefined;
+  const ctx = new RequestContext(request.identity ?? SYSTEM_IDENTITY, access);
   const result = await execute({ schema, document, variableValues: request.variables ?? {}, operationName: request.operationName, contextValue: ctx, fieldResolver: byResponseKey });
   if (ctx.transactions.active) {
     const ok = !result.errors?.length;

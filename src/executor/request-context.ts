@@ -1,4 +1,6 @@
 // Per-request state shared by resolvers, guards and interceptors.
+import { authVariables } from '../auth/variables.js';
+import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
 import { Serial } from '../shared/mutex.js';
 import { RequestTransactions } from './transactions.js';
 
@@ -23,5 +25,14 @@ export class RequestContext {
   /** Data objects this request wrote; announced once the writes are committed. */
   readonly written = new Set<string>();
 
-  constructor(readonly identity: Identity) {}
+  /** `[$auth.*]` values of this identity (permission filters, stamps, SQL templates). */
+  readonly authVars: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly identity: Identity,
+    /** The role's permissions; unrestricted for internal callers. */
+    readonly access: RoleAccess = UNRESTRICTED,
+  ) {
+    this.authVars = authVariables(identity);
+  }
 }

@@ -1,9 +1,10 @@
 // Apollo Server over the catalog-built schema. The schema comes through a small gateway object so
 // that load_data_source can swap it without a restart (DESIGN.md §1); requests in flight finish on
 // the schema they started with.
-import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, HeaderMap } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap } from '@apollo/server';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
-import { type GraphQLFormattedError } from 'graphql';
+import { execute, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
+import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import type { WriteEvents } from '../executor/write-events.js';
@@ -39,10 +40,26 @@ function gatewayFor(schemas: SchemaService): GatewayInterface {
 }
 
 /** Commits or rolls back the request's writes, then shapes the body as SPEC §1 says. */
-function responsePlugin(log: Logger, writes: WriteEvents): ApolloServerPlugin<RequestContext> {
+function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService, roleSchemas: RoleSchemas): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
+        // Introspection answers from the role's own schema (SPEC §7), so nothing hidden or
+        // disabled shows; data fields keep running on the full schema.
+        async responseForOperation(rc) {
+          const access = rc.contextValue.access;
+          if (access.unrestricted || !rc.operation) return null;
+          const roots = rc.operation.selectionSet.selections;
+          const intro = (s: (typeof roots)[number]) => s.kind === Kind.FIELD && s.name.value.startsWith('__');
+          if (!roots.some((s) => s.kind === Kind.FIELD && (s.name.value === '__schema' || s.name.value === '__type'))) return null;
+          if (!roots.every(intro)) {
+            return singleResponse({ data: null, errors: [new GraphQLError('for this role, introspection (__schema, __type) must be asked in an operation of its own', { extensions: { code: ErrorCode.BadUserInput } })] });
+          }
+          const served = schemas.current;
+          const schema = roleSchemas.get(served.schema, served.version, access);
+          const result = await execute({ schema, document: rc.document, operationName: rc.operationName ?? null, variableValues: rc.request.variables ?? {} });
+          return singleResponse(result);
+        },
         async willSendResponse(rc: GraphQLRequestContextWillSendResponse<RequestContext>) {
           const body = rc.response.body;
           if (body.kind !== 'single') return;
@@ -71,6 +88,13 @@ function responsePlugin(log: Logger, writes: WriteEvents): ApolloServerPlugin<Re
   };
 }
 
+function singleResponse(result: { data?: unknown; errors?: readonly GraphQLError[] }): GraphQLResponse {
+  return {
+    http: { status: undefined, headers: new HeaderMap() },
+    body: { kind: 'single', singleResult: { data: (result.data ?? null) as Record<string, unknown> | null, ...(result.errors ? { errors: result.errors } : {}) } },
+  } as GraphQLResponse;
+}
+
 export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { originalError?: unknown })?.originalError;
@@ -86,7 +110,7 @@ export function formatError(log: Logger) {
   };
 }
 
-export async function createGraphqlServer(config: Config, schemas: SchemaService, writes: WriteEvents, log: Logger): Promise<ApolloServer<RequestContext>> {
+export async function createGraphqlServer(config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger): Promise<ApolloServer<RequestContext>> {
   const server = new ApolloServer<RequestContext>({
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
@@ -98,7 +122,7 @@ export async function createGraphqlServer(config: Config, schemas: SchemaService
     // protection Apollo's CSRF check adds, and the check would refuse plain GET /query calls.
     csrfPrevention: false,
     introspection: true,
-    plugins: [responsePlugin(log, writes)],
+    plugins: [responsePlugin(log, writes, schemas, roleSchemas)],
   });
   await server.start();
   return server;

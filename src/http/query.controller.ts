@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdentityService } from '../auth/identity.service.js';
 import { RequestContext } from '../executor/request-context.js';
 import { RoleGate } from '../permissions/roles.js';
+import { SvcRuntime } from '../system/runtime.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { sendFailure } from './errors.js';
 import { APOLLO } from './tokens.js';
@@ -16,6 +17,7 @@ export class QueryController {
     @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
     @Inject(IdentityService) private readonly identities: IdentityService,
     @Inject(RoleGate) private readonly roles: RoleGate,
+    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
   ) {}
 
   @Post('query')
@@ -37,7 +39,9 @@ export class QueryController {
       }
       const identity = await this.identities.identify(req.headers);
       await this.roles.check(identity.role);
-      context = new RequestContext(identity);
+      const access = await this.runtime.permissions.forRole(identity.role);
+      if (access.endpointDenied('/query')) throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use /query`, 403);
+      context = new RequestContext(identity, access);
     } catch (e) {
       return sendFailure(reply, e);
     }

@@ -2,10 +2,11 @@
 import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType } from 'graphql';
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject, Relation } from '../catalog/model.js';
+import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
-import { correlation, fromFor, objectOf, planFilter } from './filter.js';
+import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -43,7 +44,7 @@ function functions(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldN
   return fieldsOf(scope.ctx, type, nodes).map((f): AggOut => {
     if (f.name === '__typename') return typename(f.key, type.name);
     if (f.args.path !== undefined && f.args.path !== null) unsupported('aggregation of a JSON path');
-    if (f.name === 'count') return { kind: 'count', key: f.key, arg, ...(scope.filter ? { filter: scope.filter } : {}) };
+    if (f.name === 'count') return { kind: 'count', key: f.key, arg, ...(f.args.distinct === true ? { distinct: true } : {}), ...(scope.filter ? { filter: scope.filter } : {}) };
     const fn = f.name as AggFn;
     if (!FNS.includes(fn)) unsupported(`aggregation "${f.name}"`);
     return {
@@ -65,6 +66,8 @@ function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQ
   const perParent = (fn: AggFn, column?: DataObject['fields'][number]): Expr => {
     const child = ctx.nextAlias();
     const where: FilterNode[] = [correlation(ctx, rel, alias, child)];
+    const g = guard(ctx, target, child);
+    if (g) where.push(g);
     if (args.filter) where.push(planFilter(ctx, target, child, args.filter as Args));
     return {
       kind: 'agg_subquery', from: fromFor(ctx, target, child), where: where.length === 1 ? where[0]! : { kind: 'and', items: where }, fn,
@@ -94,13 +97,15 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     if (f.name === '__typename') return typename(f.key, type.name);
     if (f.name === '_rows_count') return { kind: 'count', key: f.key, ...(countArg ? { arg: countArg } : {}), ...(scope.filter ? { filter: scope.filter } : {}) };
     const column = obj.fields.find((c) => c.name === f.name);
+    // Aggregating a field the role may not read would reveal it (SPEC §7).
+    if ((column || obj.relations.some((r) => r.name === f.name)) && ctx.access.denied(obj.name, f.name)) throw forbidden();
     if (column) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, fieldExpr(obj, alias, column), column.type) };
     const rel = obj.relations.find((r) => r.name === f.name || `${r.name}_aggregation` === f.name);
     if (!rel) unsupported(`aggregation field "${type.name}.${f.name}"`);
     const target = objectOf(ctx, rel.target);
     if (rel.kind === 'one' && f.name === rel.name) {
       const j = ctx.nextAlias();
-      scope.joins.push({ from: fromFor(ctx, target, j), on: correlation(ctx, rel, alias, j) });
+      scope.joins.push({ from: fromFor(ctx, target, j), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
       const first = target.fields.find((c) => rel.targetFields.includes(c.column)) ?? target.fields[0]!;
       return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, rowsOf, fieldExpr(target, j, first)) };
     }

@@ -2,11 +2,12 @@
 // truncations, N:1 paths), with `aggregations(filter:)` aliased any number of times.
 import type { FieldNode, GraphQLObjectType } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
+import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { aggFields, fieldsOf, type Scope } from './aggregate.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
-import { correlation, fromFor, objectOf, planFilter } from './filter.js';
+import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -20,6 +21,7 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
   return fieldsOf(ctx, type, nodes).map((f): AggOut => {
     if (f.name === '__typename') return { kind: 'value', key: f.key, expr: { kind: 'param', value: type.name, scalar: 'String' }, scalar: 'String', list: false };
     const column = obj.fields.find((c) => c.name === f.name);
+    if (ctx.access.denied(obj.name, f.name)) throw forbidden();
     if (column) {
       let expr = fieldExpr(obj, alias, column);
       if (f.args.bucket) {
@@ -34,7 +36,7 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
     if (rel?.kind === 'one' && f.type) {
       const target = objectOf(ctx, rel.target);
       const j = ctx.nextAlias();
-      scope.joins.push({ from: fromFor(ctx, target, j), on: correlation(ctx, rel, alias, j) });
+      scope.joins.push({ from: fromFor(ctx, target, j), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
       return { kind: 'object', key: f.key, fields: keyFields(scope, groupBy, target, j, f.type, f.nodes) };
     }
     throw new PublicError(ErrorCode.BadUserInput, `bucket key field "${type.name}.${f.name}" is not supported yet`);

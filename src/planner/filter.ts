@@ -30,10 +30,11 @@ export function correlation(ctx: PlanContext, rel: Relation, parent: string, chi
   if (!rel.via) return and(pairs(rel.sourceFields, parent, rel.targetFields, child));
   const junction = objectOf(ctx, rel.via.object);
   const j = ctx.nextAlias();
+  const g = guard(ctx, junction, j);
   return {
     kind: 'exists',
     from: fromFor(ctx, junction, j),
-    where: and([...pairs(rel.sourceFields, parent, rel.via.ownerFields, j), ...pairs(rel.targetFields, child, rel.via.targetFields, j)]),
+    where: and([...pairs(rel.sourceFields, parent, rel.via.ownerFields, j), ...pairs(rel.targetFields, child, rel.via.targetFields, j), ...(g ? [g] : [])]),
   };
 }
 
@@ -54,6 +55,8 @@ function relationFilter(ctx: PlanContext, rel: Relation, alias: string, value: R
   const related = (inner: Record<string, unknown> | undefined, negate = false): FilterNode => {
     const child = ctx.nextAlias();
     const where: FilterNode[] = [correlation(ctx, rel, alias, child)];
+    const g = guard(ctx, target, child);
+    if (g) where.push(g);
     if (inner) {
       const f = planFilter(ctx, target, child, inner);
       where.push(negate ? { kind: 'not', item: f } : f);
@@ -100,6 +103,25 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
     throw new PublicError(ErrorCode.BadUserInput, `unknown filter field "${key}" of "${obj.name}"`);
   }
   return items.length === 0 ? { kind: 'const', value: true } : and(items);
+}
+
+/**
+ * The role's row filter for reading `obj` under `alias` (SPEC §7 `data-object:query`), or undefined.
+ * Every place that reads rows of an object asks for it, so no path (relations in either
+ * direction, relation filters, aggregations, ordering paths) sees rows the role may not read.
+ */
+export function guard(ctx: PlanContext, obj: DataObject, alias: string): FilterNode | undefined {
+  if (ctx.access.unrestricted || ctx.inGuard) return undefined;
+  const filter = ctx.access.readFilter(obj.name, ctx.authVars);
+  if (!filter) return undefined;
+  return planFilter({ ...ctx, inGuard: true }, obj, alias, filter);
+}
+
+/** `a AND b`, skipping absent parts. */
+export function andAll(...items: (FilterNode | undefined)[]): FilterNode | undefined {
+  const present = items.filter((x): x is FilterNode => !!x);
+  if (!present.length) return undefined;
+  return present.length === 1 ? present[0]! : { kind: 'and', items: present };
 }
 
 /** True when the filter (or a nested `_and`) names the field; used by @filter_required. */

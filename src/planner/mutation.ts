@@ -1,6 +1,7 @@
 // Mutation inputs -> write nodes (SPEC §4.3). Nested inserts form a tree the executor walks:
 // N:1 parents first, then the row, then 1:N children and M2M links.
 import type { ColumnField, DataObject, Relation } from '../catalog/model.js';
+import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { objectOf, planFilter } from './filter.js';
@@ -23,8 +24,11 @@ function writable(obj: DataObject): void {
   }
 }
 
-export function planInsert(ctx: PlanContext, obj: DataObject, data: Record<string, unknown>): InsertTree {
+export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<string, unknown>): InsertTree {
   writable(obj);
+  if (ctx.access.objectDenied('insert', obj.name)) throw forbidden();
+  // Object-wide `data` is stamped over what the client sent, at every level (SPEC §7).
+  const data = ctx.access.unrestricted ? input : { ...input, ...ctx.access.objectData('insert', obj.name, ctx.authVars) };
   const values = new Map<string, ParamExpr>();
   const parents: InsertTree['parents'][number][] = [];
   const children: InsertTree['children'][number][] = [];
@@ -64,8 +68,10 @@ function setList(obj: DataObject, data: Record<string, unknown>): UpdateNode['se
     });
 }
 
-export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined, data: Record<string, unknown>): UpdateNode {
+export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined, input: Record<string, unknown>): UpdateNode {
   writable(obj);
+  if (ctx.access.objectDenied('update', obj.name)) throw forbidden();
+  const data = ctx.access.unrestricted ? input : { ...input, ...ctx.access.objectData('update', obj.name, ctx.authVars) };
   const alias = ctx.nextAlias();
   const set = setList(obj, data);
   if (!set.length) throw new PublicError(ErrorCode.BadUserInput, `update of "${obj.name}" sets no field`);
@@ -74,6 +80,7 @@ export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<str
 
 export function planDelete(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined): DeleteNode {
   writable(obj);
+  if (ctx.access.objectDenied('delete', obj.name)) throw forbidden();
   const alias = ctx.nextAlias();
   return { kind: 'delete', table: ctx.tableName(obj), alias, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
 }

@@ -4,7 +4,7 @@ import type { DataObject } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
-import { correlation, fromFor, objectOf, planFilter } from './filter.js';
+import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, SelectNode } from './ir/select.js';
@@ -24,7 +24,8 @@ export function catalogPathExpr(ctx: PlanContext, obj: DataObject, alias: string
   if (rel && rel.kind === 'one' && rest.length) {
     const target = objectOf(ctx, rel.target);
     const child = ctx.nextAlias();
-    const select: SelectNode = { kind: 'select', from: fromFor(ctx, target, child), fields: [], orderBy: [], correlate: correlation(ctx, rel, alias, child) };
+    const g = guard(ctx, target, child);
+    const select: SelectNode = { kind: 'select', from: fromFor(ctx, target, child), fields: [], orderBy: [], correlate: correlation(ctx, rel, alias, child), ...(g ? { where: g } : {}) };
     return { kind: 'subquery', select, value: catalogPathExpr(ctx, target, child, rest, full) };
   }
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" is not a field or N:1 relation path of "${obj.name}"`);
@@ -35,11 +36,12 @@ export function rowsSelect(ctx: PlanContext, obj: DataObject, alias: string, arg
   const order = (args.order_by as OrderArg[] | null | undefined) ?? [];
   const orderBy: OrderItem[] = withLimits ? order.map((o) => ({ expr: catalogPathExpr(ctx, obj, alias, o.field.split('.'), o.field), desc: o.direction === 'DESC' })) : [];
   const distinct = (args.distinct_on as string[] | null | undefined)?.map((name) => catalogPathExpr(ctx, obj, alias, [name], name));
+  const where = andAll(filter ? planFilter(ctx, obj, alias, filter) : undefined, guard(ctx, obj, alias));
   return {
     kind: 'select',
     from: fromFor(ctx, obj, alias),
     fields: [],
-    ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}),
+    ...(where ? { where } : {}),
     ...(correlate ? { correlate } : {}),
     orderBy,
     ...(withLimits && typeof args.limit === 'number' ? { limit: args.limit } : {}),

@@ -12,7 +12,7 @@ import { planAggregation } from './aggregate.js';
 import { planBuckets } from './buckets.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
-import { correlation, filterNames, fromFor, objectOf, planFilter } from './filter.js';
+import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, OutField, SelectNode } from './ir/select.js';
@@ -52,6 +52,8 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     }
     const def = type.getFields()[name];
     if (!def) throw new PublicError(ErrorCode.ValidationFailed, `Cannot query field "${name}" on type "${type.name}".`);
+    // A denied field is not fetched; its resolver answers "forbidden" at its path (SPEC §1).
+    if (ctx.access.denied(type.name, name, getNamedType(def.type).name)) continue;
     const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
     const column = obj.fields.find((f) => f.name === name);
     if (column) {
@@ -151,6 +153,8 @@ export function planSelect(
 ): SelectNode {
   const planned = planFields(ctx, obj, alias, type, nodes);
   const where: FilterNode[] = [...planned.extraWhere];
+  const g = guard(ctx, obj, alias);
+  if (g) where.push(g);
   const filter = args.filter as Args | undefined | null;
   if (filter) where.push(planFilter(ctx, obj, alias, filter));
   const distinct = (args.distinct_on as string[] | undefined | null)?.map((name) => {

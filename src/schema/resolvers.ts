@@ -13,6 +13,7 @@ import { planAggregation } from '../planner/aggregate.js';
 import { planBuckets } from '../planner/buckets.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
 import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
+import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Row } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
@@ -30,8 +31,10 @@ export interface ResolverDeps {
 export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) =>
   source && typeof source === 'object' ? (source as Record<string, unknown>)[info.path.key as string] : undefined;
 
-function planContext(info: GraphQLResolveInfo, index: SchemaIndex, registry: SourceRegistry): PlanContext {
+function planContext(info: GraphQLResolveInfo, index: SchemaIndex, registry: SourceRegistry, ctx: RequestContext): PlanContext {
   return {
+    access: ctx.access,
+    authVars: ctx.authVars,
     schema: info.schema,
     index,
     fragments: info.fragments,
@@ -67,17 +70,27 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
   return async (_source, args: Args, ctx, info) => {
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
-    const pctx = planContext(info, index, deps.registry);
+    const pctx = planContext(info, index, deps.registry, ctx);
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') ctx.written.add(obj.name);
+    // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
+    const fieldFilter = ctx.access.unrestricted ? undefined : ctx.access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
+    const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
     const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
       const alias = pctx.nextAlias();
-      const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, {});
+      const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({}));
       return deps.executor.read(ctx, runtime, { kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
+    };
+    const stamped = (_op: 'insert' | 'update', data: Args): Args =>
+      ctx.access.unrestricted ? data : { ...data, ...ctx.access.fieldData(info.parentType.name, info.fieldName, ctx.authVars) };
+    const writeWhere = (op: 'update' | 'delete', filter: Args | null | undefined): Args | null | undefined => {
+      const guardFilter = ctx.access.unrestricted ? undefined : ctx.access.writeFilter(op, obj.name, ctx.authVars);
+      if (!guardFilter) return filter;
+      return filter ? { _and: [filter, guardFilter] } : guardFilter;
     };
     switch (root.kind) {
       case 'list': {
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        const sel = planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, args);
+        const sel = planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args));
         return deps.executor.read(ctx, runtime, { kind: 'list', select: sel });
       }
       case 'by_pk':
@@ -85,34 +98,53 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
         return readRow(args, false);
       case 'aggregation':
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, args) });
+        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
       case 'bucket_aggregation':
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, args) });
+        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
       case 'insert':
         return ctx.serial.run(async () => {
-          const row: Row = await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, args.data as Args));
+          const row: Row = await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, stamped('insert', args.data as Args)));
           if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
           return readRow(row, true);
         });
       case 'insert_batch':
         return ctx.serial.run(async () => {
           const rows = args.data as Args[];
-          for (const data of rows) await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, data));
+          for (const data of rows) await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, stamped('insert', data)));
           return operationResult(rows.length, 'inserted');
         });
       case 'update':
         return ctx.serial.run(async () => {
-          const n = await deps.executor.change(ctx, runtime, planUpdate(pctx, obj, args.filter as Args | null, args.data as Args));
+          const n = await deps.executor.change(ctx, runtime, planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), stamped('update', args.data as Args)));
           return operationResult(n, 'updated');
         });
       case 'delete':
         return ctx.serial.run(async () => {
-          const n = await deps.executor.change(ctx, runtime, planDelete(pctx, obj, args.filter as Args | null));
+          const n = await deps.executor.change(ctx, runtime, planDelete(pctx, obj, writeWhere('delete', args.filter as Args | null)));
           return operationResult(n, 'deleted');
         });
     }
   };
+}
+
+/**
+ * Every field, at every depth, asks the role first (SPEC §7): a denied field answers "forbidden" at
+ * its own path with the rest of the data intact (SPEC §1). Aliases, fragments and variables cannot
+ * avoid it, since it runs per resolved field whatever the query text looked like.
+ */
+function guardFields(schema: GraphQLSchema): void {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const inner = (field.resolve ?? byResponseKey) as GraphQLFieldResolver<unknown, RequestContext>;
+      const returns = getNamedType(field.type).name;
+      field.resolve = ((source, args, ctx: RequestContext, info) => {
+        if (ctx.access.denied(type.name, field.name, returns)) throw forbidden();
+        return inner(source, args, ctx, info);
+      }) as GraphQLFieldResolver<unknown, unknown>;
+    }
+  }
 }
 
 /** Attaches the server's resolvers to a schema built from the generated SDL. */
@@ -131,4 +163,5 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
     field(coord).resolve = ((_s: unknown, args: Args, ctx: RequestContext) =>
       mutation ? ctx.serial.run(() => handler(args, ctx)) : handler(args, ctx)) as GraphQLFieldResolver<unknown, unknown>;
   }
+  guardFields(schema);
 }

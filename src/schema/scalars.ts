@@ -45,15 +45,15 @@ export function filterInputSdl(name: string, scalar: ScalarName, ops: readonly s
 }
 
 export const AGGREGATIONS: Readonly<Partial<Record<ScalarName, string>>> = {
-  Int: 'count: BigInt\n  sum: Float\n  avg: Float\n  min: Int\n  max: Int\n  list(distinct: Boolean = false): [Int]\n  any: Int\n  last: Int',
-  BigInt: 'count: BigInt\n  sum: BigInt\n  avg: Float\n  min: BigInt\n  max: BigInt\n  list(distinct: Boolean = false): [BigInt]\n  any: BigInt\n  last: BigInt',
-  Float: 'count: BigInt\n  sum: Float\n  avg: Float\n  min: Float\n  max: Float\n  list(distinct: Boolean = false): [Float]\n  any: Float\n  last: Float',
-  String: 'count: BigInt\n  string_agg(sep: String!, distinct: Boolean = false): String\n  list(distinct: Boolean = false): [String]\n  any: String\n  last: String',
+  Int: 'count(distinct: Boolean = false): BigInt\n  sum: Float\n  avg: Float\n  min: Int\n  max: Int\n  list(distinct: Boolean = false): [Int]\n  any: Int\n  last: Int',
+  BigInt: 'count(distinct: Boolean = false): BigInt\n  sum: BigInt\n  avg: Float\n  min: BigInt\n  max: BigInt\n  list(distinct: Boolean = false): [BigInt]\n  any: BigInt\n  last: BigInt',
+  Float: 'count(distinct: Boolean = false): BigInt\n  sum: Float\n  avg: Float\n  min: Float\n  max: Float\n  list(distinct: Boolean = false): [Float]\n  any: Float\n  last: Float',
+  String: 'count(distinct: Boolean = false): BigInt\n  string_agg(sep: String!, distinct: Boolean = false): String\n  list(distinct: Boolean = false): [String]\n  any: String\n  last: String',
   Boolean: 'count: BigInt\n  bool_and: Boolean\n  bool_or: Boolean\n  list(distinct: Boolean = false): [Boolean]\n  any: Boolean\n  last: Boolean',
-  Date: 'count: BigInt\n  min: Date\n  max: Date\n  list(distinct: Boolean = false): [Date]\n  any: Date\n  last: Date',
-  Time: 'count: BigInt\n  min: Time\n  max: Time\n  list(distinct: Boolean = false): [Time]\n  any: Time\n  last: Time',
-  Timestamp: 'count: BigInt\n  min: Timestamp\n  max: Timestamp\n  list(distinct: Boolean = false): [Timestamp]\n  any: Timestamp\n  last: Timestamp',
-  DateTime: 'count: BigInt\n  min: DateTime\n  max: DateTime\n  list(distinct: Boolean = false): [DateTime]\n  any: DateTime\n  last: DateTime',
+  Date: 'count(distinct: Boolean = false): BigInt\n  min: Date\n  max: Date\n  list(distinct: Boolean = false): [Date]\n  any: Date\n  last: Date',
+  Time: 'count(distinct: Boolean = false): BigInt\n  min: Time\n  max: Time\n  list(distinct: Boolean = false): [Time]\n  any: Time\n  last: Time',
+  Timestamp: 'count(distinct: Boolean = false): BigInt\n  min: Timestamp\n  max: Timestamp\n  list(distinct: Boolean = false): [Timestamp]\n  any: Timestamp\n  last: Timestamp',
+  DateTime: 'count(distinct: Boolean = false): BigInt\n  min: DateTime\n  max: DateTime\n  list(distinct: Boolean = false): [DateTime]\n  any: DateTime\n  last: DateTime',
   JSON: 'count(path: String): BigInt\n  sum(path: String!): Float\n  avg(path: String!): Float\n  min(path: String!): JSON\n  max(path: String!): JSON\n  list(path: String, distinct: Boolean = false): [JSON]\n  any(path: String): JSON\n  last(path: String): JSON\n  string_agg(path: String!, sep: String!, distinct: Boolean = false): String\n  bool_and(path: String!): Boolean\n  bool_or(path: String!): Boolean',
   Geometry: 'count: BigInt\n  list(distinct: Boolean = false): [Geometry]\n  any: Geometry\n  last: Geometry\n  intersection: Geometry\n  union: Geometry\n  extent: Geometry',
 };

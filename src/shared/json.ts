@@ -17,12 +17,20 @@ function markUnsafeIntegers(text: string): string {
     }
     if (ch === 34) { inString = true; continue; }
     if (ch === 45 || (ch >= 48 && ch <= 57)) {
-      let j = i + 1;
-      while (j < text.length && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
-      const next = text[j];
-      const token = text.slice(i, j);
-      if (next !== '.' && next !== 'e' && next !== 'E' && token.replace('-', '').length >= 16 && !Number.isSafeInteger(Number(token))) {
-        out += `${text.slice(last, i)}"${MARK}${token}"`;
+      // Read the whole number (integer part, fraction, exponent); only plain integers are marked.
+      const digits = (from: number): number => {
+        let k = from;
+        while (k < text.length && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
+        return k;
+      };
+      const intEnd = digits(i + 1);
+      let j = intEnd;
+      if (text[j] === '.') j = digits(j + 1);
+      if (text[j] === 'e' || text[j] === 'E') j = digits(j + (text[j + 1] === '+' || text[j + 1] === '-' ? 2 : 1));
+      const token = text.slice(i, intEnd);
+      if (j === intEnd && token.replace('-', '').length >= 16 && !Number.isSafeInteger(Number(token))) {
+        // Written as a JSON escape; JSON.parse turns it into MARK.
+        out += `${text.slice(last, i)}"\\u0000bigint:${token}"`;
         last = j;
       }
       i = j - 1;

@@ -276,7 +276,7 @@ export abstract class SqlCompiler {
   protected aggValue(f: AggOut, ctx: SqlContext, rendered: boolean): string {
     switch (f.kind) {
       case 'count':
-        return this.aggregateCall('count', f.arg ? this.expr(f.arg, ctx) : undefined, false, undefined, f.filter ? this.filter(f.filter, ctx) : undefined);
+        return this.aggregateCall('count', f.arg ? this.expr(f.arg, ctx) : undefined, f.distinct === true, undefined, f.filter ? this.filter(f.filter, ctx) : undefined);
       case 'agg': {
         const arg = this.expr(f.arg, ctx);
         const filter = f.filter ? this.filter(f.filter, ctx) : undefined;

@@ -68,6 +68,13 @@ export class CoreStore {
     return rows[0] as { name: string; disabled: boolean | null } | undefined;
   }
 
+  /** The permission rows of a role (SPEC §7), JSON columns parsed. */
+  async rolePermissions(role: string): Promise<Row[]> {
+    const rows = await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('role_permissions')} WHERE role = $1`, params: [role] }));
+    const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null));
+    return rows.map((r) => ({ ...r, filter: json(r.filter), data: json(r.data) }));
+  }
+
   /** A managed API key row by its key value (seed 000 `api_keys_by_key`). */
   async apiKeyByKey(key: string): Promise<Row | undefined> {
     const rows = await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('api_keys')} WHERE key = $1`, params: [key] }));

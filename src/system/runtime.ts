@@ -5,6 +5,8 @@ import { compileCatalog } from '../catalog/compile.js';
 import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
+import { RoleSchemas } from '../permissions/schema-filter.js';
+import { PermissionService } from '../permissions/service.js';
 import { SchemaService } from '../schema/service.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
@@ -27,7 +29,17 @@ export class SvcRuntime {
     readonly lifecycle: Lifecycle,
     readonly core: CoreStore,
     readonly writes: WriteEvents,
-  ) {}
+    readonly permissions: PermissionService,
+    readonly roleSchemas: RoleSchemas,
+  ) {
+    // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`).
+    writes.on((objects) => {
+      if (objects.has('role_permissions') || objects.has('roles')) {
+        permissions.invalidate();
+        roleSchemas.clear();
+      }
+    });
+  }
 
   static async start(config: Config, log: Logger): Promise<SvcRuntime> {
     const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS);
@@ -50,7 +62,7 @@ export class SvcRuntime {
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
     const handlers = { ...systemHandlers({ lifecycle, registry }), ...authHandlers() };
-    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents());
+    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas());
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);

@@ -25,7 +25,7 @@ export class ShopClient {
 
   /** Any GraphQL operation, run as `identity` (default: the internal system identity). */
   async query(query: string, variables: Record<string, unknown> = {}, identity?: Identity): Promise<unknown> {
-    const r = await executeInProcess(this.runtime.schema, { query, variables, ...(identity ? { identity } : {}) }, this.runtime.writes);
+    const r = await executeInProcess(this.runtime.schema, { query, variables, ...(identity ? { identity } : {}) }, this.runtime.writes, this.runtime.permissions);
     if (r.errors?.length) throw new Error(r.errors.map((e) => e.message).join('; '));
     return r.data;
   }

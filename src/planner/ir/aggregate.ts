@@ -13,7 +13,7 @@ export interface JoinNode {
 }
 
 export type AggOut =
-  | { readonly kind: 'count'; readonly key: string; readonly filter?: FilterNode; readonly arg?: Expr }
+  | { readonly kind: 'count'; readonly key: string; readonly filter?: FilterNode; readonly arg?: Expr; readonly distinct?: boolean }
   | {
       readonly kind: 'agg'; readonly key: string; readonly fn: AggFn; readonly arg: Expr; readonly scalar: ScalarName;
       readonly distinct: boolean; readonly sep?: ParamExpr; readonly filter?: FilterNode;

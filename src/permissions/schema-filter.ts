@@ -1,0 +1,92 @@
+// Introspection per role (SPEC §7): a role sees only what it may use. Hidden and disabled fields
+// are removed, then every type nothing reachable refers to any more. Built from the printed
+// schema, so it has no resolvers: it answers introspection-only operations.
+import {
+  buildASTSchema, type DefinitionNode, type DocumentNode, type FieldDefinitionNode, type GraphQLSchema, type InputValueDefinitionNode,
+  Kind, parse, printSchema, type TypeNode,
+} from 'graphql';
+import type { RoleAccess } from './access.js';
+
+const named = (t: TypeNode): string => (t.kind === Kind.NAMED_TYPE ? t.name.value : named(t.type));
+
+/** The object type an input type belongs to: `T_filter`, `T_mut_input_data`, `T_mut_data` -> `T`. */
+const ownerOf = (input: string): string => input.replace(/_(filter|list_filter|mut_input_data|mut_data)$/, '');
+
+type WithFields = DefinitionNode & { name: { value: string }; fields?: readonly (FieldDefinitionNode | InputValueDefinitionNode)[] };
+
+function visibleFields(def: WithFields, access: RoleAccess, known: Set<string>): (FieldDefinitionNode | InputValueDefinitionNode)[] {
+  const input = def.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION;
+  const owner = input ? ownerOf(def.name.value) : def.name.value;
+  return (def.fields ?? []).filter((f) => {
+    const returns = named(f.type);
+    if (!known.has(returns)) return false;
+    if (access.hidden(owner, f.name.value)) return false;
+    return !access.denied(owner, f.name.value, returns);
+  });
+}
+
+const BUILTIN = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
+
+export function filterSchema(schema: GraphQLSchema, access: RoleAccess): GraphQLSchema {
+  const doc = parse(printSchema(schema));
+  let defs = doc.definitions as readonly DefinitionNode[];
+  // Removing a field can empty a type, and removing a type removes the fields that return it.
+  for (let changed = true; changed; ) {
+    changed = false;
+    const known = new Set<string>([...BUILTIN, ...defs.flatMap((d) => ('name' in d && d.name ? [d.name.value] : []))]);
+    const next: DefinitionNode[] = [];
+    for (const d of defs) {
+      if (d.kind !== Kind.OBJECT_TYPE_DEFINITION && d.kind !== Kind.INPUT_OBJECT_TYPE_DEFINITION) {
+        next.push(d);
+        continue;
+      }
+      const fields = visibleFields(d as WithFields, access, known);
+      if (fields.length !== (d.fields?.length ?? 0)) changed = true;
+      if (!fields.length && d.name.value !== 'Query') continue;
+      next.push({ ...d, fields } as DefinitionNode);
+    }
+    defs = dropUnreachable(next);
+    if (defs.length !== next.length) changed = true;
+  }
+  return buildASTSchema({ kind: Kind.DOCUMENT, definitions: defs } as DocumentNode);
+}
+
+function dropUnreachable(defs: DefinitionNode[]): DefinitionNode[] {
+  const byName = new Map(defs.flatMap((d) => ('name' in d && d.name ? [[d.name.value, d] as const] : [])));
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name) || !byName.has(name)) return;
+    seen.add(name);
+    const d = byName.get(name) as WithFields;
+    for (const f of d.fields ?? []) {
+      visit(named(f.type));
+      for (const a of (f as FieldDefinitionNode).arguments ?? []) visit(named(a.type));
+    }
+  };
+  ['Query', 'Mutation', 'Subscription'].forEach(visit);
+  return defs.filter((d) => !('name' in d && d.name) || seen.has(d.name.value) || d.kind === Kind.DIRECTIVE_DEFINITION);
+}
+
+/** Filtered schemas are rebuilt only when the role's rows or the served schema change. */
+export class RoleSchemas {
+  private readonly cache = new Map<string, GraphQLSchema>();
+
+  get(schema: GraphQLSchema, version: number, access: RoleAccess): GraphQLSchema {
+    if (access.unrestricted) return schema;
+    const key = `${access.role}:${version}:${access.rows.length}`;
+    let s = this.cache.get(key);
+    if (!s || this.cacheOwner.get(key) !== access) {
+      s = filterSchema(schema, access);
+      this.cache.set(key, s);
+      this.cacheOwner.set(key, access);
+    }
+    return s;
+  }
+
+  private readonly cacheOwner = new Map<string, RoleAccess>();
+
+  clear(): void {
+    this.cache.clear();
+    this.cacheOwner.clear();
+  }
+}

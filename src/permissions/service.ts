@@ -1,0 +1,37 @@
+// Role permissions per role, cached (SPEC §7: key `RolePermissions:<role>`, tag `$role_permissions`,
+// one hour). A committed change to roles or role_permissions drops the cache at once.
+import type { CoreStore } from '../system/core-store.js';
+import { type PermissionRow, RoleAccess } from './access.js';
+
+const TTL_MS = 60 * 60 * 1000;
+
+export class PermissionService {
+  private readonly cache = new Map<string, { access: Promise<RoleAccess>; at: number }>();
+
+  constructor(private readonly core: CoreStore) {}
+
+  forRole(role: string): Promise<RoleAccess> {
+    const key = `RolePermissions:${role}`;
+    const hit = this.cache.get(key);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.access;
+    const access = this.core.rolePermissions(role).then((rows) => new RoleAccess(role, rows.map(toRow)));
+    this.cache.set(key, { access, at: Date.now() });
+    access.catch(() => this.cache.delete(key));
+    return access;
+  }
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+}
+
+function toRow(r: Record<string, unknown>): PermissionRow {
+  return {
+    type_name: String(r.type_name),
+    field_name: String(r.field_name),
+    hidden: r.hidden === true,
+    disabled: r.disabled === true,
+    filter: (r.filter as Record<string, unknown> | null) ?? null,
+    data: (r.data as Record<string, unknown> | null) ?? null,
+  };
+}
