@@ -23,6 +23,9 @@ export class SqlContext {
   }
 }
 
+/** Row position column of a limited derived table (a name no catalog column is likely to use). */
+const RN = '"__svc_rn"';
+
 export abstract class SqlCompiler {
   abstract readonly dialect: string;
 
@@ -97,16 +100,26 @@ export abstract class SqlCompiler {
     return this.jsonObject(pairs, ctx);
   }
 
-  /** `SELECT <agg> FROM (SELECT <object> AS _j, row_number() ... FROM ... LIMIT ...) _s` */
+  /**
+   * A JSON array of objects. Without limit the rows are aggregated directly, ordered inside the
+   * aggregate. With limit, offset or distinct_on the rows are cut first in a derived table, so the
+   * objects (and their nested relations) are built only for the rows that are returned.
+   */
   protected arrayOf(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label?: string): string {
+    const as = label ? ` AS ${label}` : '';
+    const limited = sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length;
+    if (!limited) {
+      const order = this.orderList(sel.orderBy, ctx);
+      return `SELECT ${this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull)}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+    }
     const order = this.orderList(this.effectiveOrder(sel), ctx);
+    const alias = this.quoteIdentifier(sel.from.alias);
     const distinct = sel.distinctOn?.length ? `DISTINCT ON (${sel.distinctOn.map((e) => this.expr(e, ctx)).join(', ')}) ` : '';
-    const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS _rn` : '';
-    const inner =
-      `SELECT ${distinct}${this.objectOf(sel, ctx)} AS _j${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
-      (order ? ` ORDER BY ${order}` : '') +
-      this.limitOffset(sel.limit, sel.offset, ctx);
-    return `SELECT ${this.jsonArrayAgg('_s._j', order ? '_s._rn' : '', emptyAsNull)}${label ? ` AS ${label}` : ''} FROM (${inner}) AS _s`;
+    const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS ${RN}` : '';
+    const rows =
+      `(SELECT ${distinct}${alias}.*${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
+      `${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}) AS ${alias}`;
+    return `SELECT ${this.jsonArrayAgg(this.objectOf(sel, ctx), order ? `${alias}.${RN}` : '', emptyAsNull)}${as} FROM ${rows}`;
   }
 
   private effectiveOrder(sel: SelectNode): readonly OrderItem[] {
