@@ -40,7 +40,11 @@ export class Executor {
   }
 
   async read(ctx: RequestContext, runtime: DataSourceRuntime, plan: RootQuery): Promise<unknown> {
-    const stmt = runtime.compiler.compileQuery(plan);
+    return this.readCompiled(ctx, runtime, runtime.compiler.compileQuery(plan));
+  }
+
+  /** Runs a compiled root read statement (from the plan cache or just compiled). */
+  async readCompiled(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql): Promise<unknown> {
     if (ctx.transactions.active) {
       // Inside a mutation request, reads see the request's own uncommitted writes.
       const conn = await ctx.transactions.connection(runtime);

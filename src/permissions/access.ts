@@ -17,8 +17,12 @@ export type ObjectOp = 'query' | 'insert' | 'update' | 'delete';
 
 export const forbidden = () => new PublicError(ErrorCode.Forbidden, 'forbidden');
 
+let generation = 0;
+
 export class RoleAccess {
   private readonly exact = new Map<string, PermissionRow>();
+  /** Distinguishes a reloaded rule set from the one before it (plan cache keys). */
+  readonly generation = ++generation;
 
   constructor(
     readonly role: string,

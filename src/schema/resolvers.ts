@@ -1,14 +1,16 @@
 // Thin resolvers (DESIGN.md §3.7): each root field is one call into the pipeline
 // plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
 import {
-  type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType,
+  type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
 } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
 import type { Executor } from '../executor/executor.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { aliasCounter, type PlanContext } from '../planner/context.js';
 import type { FilterNode } from '../planner/ir/filter.js';
-import type { SelectNode } from '../planner/ir/select.js';
+import type { RootQuery, SelectNode } from '../planner/ir/select.js';
+import { PlanCache } from '../planner/cache.js';
+import type { CompiledSql } from '../sql/compiler.js';
 import { planAggregation } from '../planner/aggregate.js';
 import { planBuckets } from '../planner/buckets.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
@@ -66,10 +68,30 @@ function withWhere(sel: SelectNode, extra: FilterNode): SelectNode {
 
 const operationResult = (affected: number, message: string) => ({ success: true, affected_rows: affected, message });
 
-function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps): GraphQLFieldResolver<unknown, RequestContext> {
+/** What besides the operation decides a read's SQL: where it is, the variables, the rules. */
+function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
+  const who = ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}|${JSON.stringify(ctx.authVars)}`;
+  return `${responsePathAsArray(info.path).join('.')}|${JSON.stringify(info.variableValues)}|${who}`;
+}
+
+const READS = new Set<DataRootField['kind']>(['list', 'by_pk', 'unique', 'aggregation', 'bucket_aggregation']);
+
+function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache): GraphQLFieldResolver<unknown, RequestContext> {
+  const cacheable = READS.has(root.kind);
   return async (_source, args: Args, ctx, info) => {
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
+    const key = cacheable ? planKey(info, ctx) : '';
+    if (cacheable) {
+      const cached = plans.get(info.operation, key);
+      if (cached) return deps.executor.readCompiled(ctx, runtime, cached);
+    }
+    /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
+    const run = (plan: RootQuery) => {
+      const stmt = runtime.compiler.compileQuery(plan);
+      if (cacheable) plans.set(info.operation, key, stmt);
+      return deps.executor.readCompiled(ctx, runtime, stmt);
+    };
     const pctx = planContext(info, index, deps.registry, ctx);
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') ctx.written.add(obj.name);
     // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
@@ -78,7 +100,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
     const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
       const alias = pctx.nextAlias();
       const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({}));
-      return deps.executor.read(ctx, runtime, { kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
+      return run({ kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
     };
     const stamped = (_op: 'insert' | 'update', data: Args): Args =>
       ctx.access.unrestricted ? data : { ...data, ...ctx.access.fieldData(info.parentType.name, info.fieldName, ctx.authVars) };
@@ -91,17 +113,17 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
       case 'list': {
         checkRequiredFilters(obj, args.filter as Args | undefined);
         const sel = planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args));
-        return deps.executor.read(ctx, runtime, { kind: 'list', select: sel });
+        return run({ kind: 'list', select: sel });
       }
       case 'by_pk':
       case 'unique':
         return readRow(args, false);
       case 'aggregation':
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
+        return run({ kind: 'aggregate', node: planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
       case 'bucket_aggregation':
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        return deps.executor.read(ctx, runtime, { kind: 'aggregate', node: planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
+        return run({ kind: 'aggregate', node: planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
       case 'insert':
         return ctx.serial.run(async () => {
           const row: Row = await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, stamped('insert', args.data as Args)));
@@ -155,7 +177,9 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
     return type.getFields()[fieldName]!;
   };
   for (const coord of index.modules) field(coord).resolve = () => ({});
-  for (const [coord, root] of index.roots) field(coord).resolve = dataResolver(root, index, deps) as GraphQLFieldResolver<unknown, unknown>;
+    // One plan cache per served schema: a new schema starts with an empty one.
+  const plans = new PlanCache();
+  for (const [coord, root] of index.roots) field(coord).resolve = dataResolver(root, index, deps, plans) as GraphQLFieldResolver<unknown, unknown>;
   for (const [coord, handlerId] of index.functions) {
     const handler = deps.functions[handlerId];
     if (!handler) throw new PublicError(ErrorCode.Internal, `no handler "${handlerId}" for ${coord}`);

@@ -41,6 +41,10 @@ export abstract class SqlCompiler {
   /** A column value as it goes into JSON (SPEC §3.4 wire formats). */
   protected abstract renderScalar(expr: string, scalar: ScalarName, list: boolean): string;
   protected abstract regexMatch(left: string, right: string): string;
+  /** The root value as JSON text (dialects that build native values convert once, here). */
+  protected rootJson(expr: string): string {
+    return expr;
+  }
   protected abstract jsonHasKey(left: string, key: string): string;
   protected abstract jsonContains(left: string, right: string): string;
   protected abstract listContainsAll(left: string, right: string): string;
@@ -65,7 +69,7 @@ export abstract class SqlCompiler {
     const ctx = new SqlContext();
     const sql =
       q.kind === 'list' ? this.arrayOf(q.select, ctx, false, 'result')
-      : q.kind === 'one' ? this.oneRow(q.select, ctx)
+      : q.kind === 'one' ? this.oneRow(q.select, ctx, true)
       : this.aggregate(q.node, ctx, 'result');
     return { sql, params: ctx.params };
   }
@@ -76,8 +80,9 @@ export abstract class SqlCompiler {
   }
 
   // ---- statement shapes ----------------------------------------------------------------------
-  protected oneRow(sel: SelectNode, ctx: SqlContext): string {
-    return `SELECT ${this.objectOf(sel, ctx)} AS result FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)} LIMIT 1`;
+  protected oneRow(sel: SelectNode, ctx: SqlContext, root = false): string {
+    const object = this.objectOf(sel, ctx);
+    return `SELECT ${root ? this.rootJson(object) : object} AS result FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)} LIMIT 1`;
   }
 
   protected objectOf(sel: SelectNode, ctx: SqlContext): string {
@@ -110,7 +115,7 @@ export abstract class SqlCompiler {
     const limited = sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length;
     if (!limited) {
       const order = this.orderList(sel.orderBy, ctx);
-      return `SELECT ${this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull)}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+      return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull), label)}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
     }
     const order = this.orderList(this.effectiveOrder(sel), ctx);
     const alias = this.quoteIdentifier(sel.from.alias);
@@ -119,7 +124,11 @@ export abstract class SqlCompiler {
     const rows =
       `(SELECT ${distinct}${alias}.*${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
       `${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}) AS ${alias}`;
-    return `SELECT ${this.jsonArrayAgg(this.objectOf(sel, ctx), order ? `${alias}.${RN}` : '', emptyAsNull)}${as} FROM ${rows}`;
+    return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order ? `${alias}.${RN}` : '', emptyAsNull), label)}${as} FROM ${rows}`;
+  }
+
+  private rooted(expr: string, label: string | undefined): string {
+    return label ? this.rootJson(expr) : expr;
   }
 
   private effectiveOrder(sel: SelectNode): readonly OrderItem[] {
@@ -260,12 +269,12 @@ export abstract class SqlCompiler {
     const as = label ? ` AS ${label}` : '';
     const object = this.aggObject(node.fields, ctx);
     const source = this.aggSource(node, ctx);
-    if (!node.groupBy) return `SELECT ${object}${as} FROM ${source}`;
+    if (!node.groupBy) return `SELECT ${this.rooted(object, label)}${as} FROM ${source}`;
     const group = node.groupBy.length ? ` GROUP BY ${node.groupBy.map((g) => this.expr(g, ctx)).join(', ')}` : '';
     const order = this.orderList(node.orderBy, ctx);
     const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS _rn` : '';
     const inner = `SELECT ${object} AS _j${rn} FROM ${source}${group}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(node.limit, node.offset, ctx)}`;
-    return `SELECT ${this.jsonArrayAgg('_s._j', order ? '_s._rn' : '', !label)}${as} FROM (${inner}) AS _s`;
+    return `SELECT ${this.rooted(this.jsonArrayAgg('_s._j', order ? '_s._rn' : '', !label), label)}${as} FROM (${inner}) AS _s`;
   }
 
   /** The rows being aggregated, with N:1 joins; limits before aggregation need a derived table. */

@@ -18,14 +18,20 @@ export class DuckDbCompiler extends SqlCompiler {
     return TYPES[scalar];
   }
 
+  // The result is built from DuckDB structs and lists, and turned into JSON once at the root:
+  // struct building is much cheaper than json_object per row and level (measured on the bench's Q1).
   protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
-    return `json_object(${pairs.map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`;
+    if (!pairs.length) return 'json_object()';
+    return `{${pairs.map(([k, v]) => `${jsonKey(k)}: ${v}`).join(', ')}}`;
   }
 
   protected override jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean): string {
-    // json_group_array is a macro and takes no ORDER BY; to_json(list(...)) is the aggregate form.
-    const agg = `to_json(list(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''}))`;
-    return emptyAsNull ? `CASE WHEN count(*) = 0 THEN NULL ELSE ${agg} END` : `CASE WHEN count(*) = 0 THEN '[]'::JSON ELSE ${agg} END`;
+    const agg = `list(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''})`;
+    return `CASE WHEN count(*) = 0 THEN ${emptyAsNull ? 'NULL' : '[]'} ELSE ${agg} END`;
+  }
+
+  protected override rootJson(expr: string): string {
+    return `to_json(${expr})`;
   }
 
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean): string {
@@ -57,7 +63,7 @@ export class DuckDbCompiler extends SqlCompiler {
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
       // Distinct values come sorted, so the answer does not depend on scan order.
-      case 'list': return `to_json(list(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)})`;
+      case 'list': return `list(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)}`;
       case 'any': return `any_value(${arg})${f()}`;
       case 'last': return `last(${arg})${f(`${arg} IS NOT NULL`)}`;
       case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"})${f()}`;

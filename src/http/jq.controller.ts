@@ -1,0 +1,174 @@
+// POST /jq-query (seed 000 "/jq-query behaviour", SPEC §1 and §8): authenticate as /query does, run
+// the GraphQL request through Apollo (the same complete response /query gives), then the jq
+// expression on that whole response; the jq result is the body. Failures are `{error: "..."}`.
+import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { type ApolloServer, HeaderMap } from '@apollo/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parse } from 'graphql';
+import { IdentityService } from '../auth/identity.service.js';
+import type { Config } from '../config/schema.js';
+import { RequestContext } from '../executor/request-context.js';
+import { JQ_CACHE, type JqCache, parseCacheHeaders } from '../jq/cache.js';
+import type { JqContext } from '../jq/context.js';
+import { JqEngine } from '../jq/engine.js';
+import { JqError } from '../jq/errors.js';
+import { operationVariables } from '../jq/fields.js';
+import { inProcessQueryRunner } from '../jq/query-runner.js';
+import { requestTimezone } from '../jq/timezone.js';
+import { applyJqVariable } from '../jq/variables.js';
+import { RoleGate } from '../permissions/roles.js';
+import { PublicError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import { SvcRuntime } from '../system/runtime.js';
+import { formatError } from './graphql-server.js';
+import { APOLLO, CONFIG, LOGGER } from './tokens.js';
+
+export const JQ_QUERY_PATH = '/jq-query';
+
+interface JqQueryBody {
+  jq: string;
+  query: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null };
+}
+
+/** An answer other than the jq result: status and `{error}` text. */
+class Failure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(body: unknown): JqQueryBody {
+  const b = body as Partial<JqQueryBody> | null;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) throw new Failure(400, 'the body must be a JSON object {jq, query: {query, variables?, operationName?}}');
+  if (typeof b.jq !== 'string') throw new Failure(400, 'missing field "jq": a jq expression (string)');
+  const q = b.query;
+  if (!q || typeof q !== 'object' || Array.isArray(q)) throw new Failure(400, 'missing field "query": a GraphQL request {query, variables?, operationName?}');
+  if (typeof q.query !== 'string' || !q.query.trim()) throw new Failure(400, 'missing field "query.query": the GraphQL text (string)');
+  if (q.variables != null && (typeof q.variables !== 'object' || Array.isArray(q.variables))) throw new Failure(400, '"query.variables" must be an object');
+  if (q.operationName != null && typeof q.operationName !== 'string') throw new Failure(400, '"query.operationName" must be a string');
+  return b as JqQueryBody;
+}
+
+@Controller()
+export class JqController {
+  // IdentityService, RoleGate and APOLLO are providers of AppModule that it does not export; they are
+  // looked up once by token (the same instances /query uses) rather than injected. See src/jq/wiring.md.
+  private deps?: { identities: IdentityService; roles: RoleGate; apollo: ApolloServer<RequestContext> };
+
+  constructor(
+    @Inject(ModuleRef) private readonly modules: ModuleRef,
+    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(LOGGER) private readonly log: Logger,
+    @Inject(JqEngine) private readonly engine: JqEngine,
+    @Inject(JQ_CACHE) private readonly cache: JqCache,
+  ) {}
+
+  @Post(JQ_QUERY_PATH.slice(1))
+  async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      const { status, body } = await this.handle(req);
+      void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+    } catch (e) {
+      const { status, message } = this.failure(e);
+      void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ error: message }));
+    }
+  }
+
+  private async handle(req: FastifyRequest): Promise<{ status: number; body: string }> {
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
+      throw new Failure(415, 'unsupported content type: send application/json');
+    }
+    const body = readBody(req.body);
+    const { identities, roles, apollo } = this.resolveDeps();
+    const identity = await identities.identify(req.headers);
+    await roles.check(identity.role);
+    const cacheRequest = parseCacheHeaders(req.headers, req.body, identity.role);
+    if (cacheRequest && !cacheRequest.invalidate) {
+      const hit = await this.cache.get(cacheRequest.key);
+      if (hit !== undefined) return { status: 200, body: hit };
+    }
+    const context: JqContext = {
+      identity,
+      timezone: requestTimezone(req.headers, this.config.DB_TIMEZONE),
+      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, formatError: this.formatError() }, identity),
+    };
+    const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
+    const response = await this.execute(apollo, req, new RequestContext(identity), { ...body.query, variables });
+    const result = await this.engine.run({ program: body.jq, input: response, variables: this.jqVariables(body.query.query, body.query.operationName, variables), context });
+    if (cacheRequest) await this.cache.set(cacheRequest.key, result.text, { ttlSeconds: cacheRequest.ttlSeconds, tags: cacheRequest.tags });
+    return { status: 200, body: result.text };
+  }
+
+  /** Runs the GraphQL request through Apollo; returns the response text, or fails as /query would. */
+  private async execute(apollo: ApolloServer<RequestContext>, req: FastifyRequest, context: RequestContext, query: JqQueryBody['query']): Promise<string> {
+    const headers = new HeaderMap();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+    // The rules of /query under application/json (SPEC §1): validation errors are a 200 response
+    // with `errors`, which jq receives; only a malformed request is refused.
+    headers.set('content-type', 'application/json');
+    headers.set('accept', 'application/json');
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers, search: '', body: query },
+      context: async () => context,
+    });
+    let text = '';
+    if (response.body.kind === 'complete') text = response.body.string;
+    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const status = response.status ?? 200;
+    if (status >= 400) {
+      let message = status >= 500 ? 'internal server error' : 'invalid GraphQL request';
+      try {
+        const first = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message;
+        if (first && status < 500) message = first;
+      } catch {
+        // not JSON: keep the generic message
+      }
+      throw new Failure(status >= 500 ? 500 : 400, message);
+    }
+    return text;
+  }
+
+  /** `$name` for every variable of the request, with the operation's defaults. */
+  private jqVariables(text: string, operationName: string | null | undefined, sent: Record<string, unknown> | undefined): Record<string, unknown> {
+    try {
+      const document = parse(text);
+      const operation = document.definitions.find(
+        (d) => d.kind === 'OperationDefinition' && (!operationName || d.name?.value === operationName),
+      );
+      return operationVariables(operation?.kind === 'OperationDefinition' ? operation : undefined, sent);
+    } catch {
+      return { ...(sent ?? {}) };
+    }
+  }
+
+  private failure(e: unknown): { status: number; message: string } {
+    if (e instanceof Failure) return { status: e.status, message: e.message };
+    if (e instanceof JqError) {
+      if (e.code === 'JQ_INTERNAL') this.log.error({ err: e }, 'jq engine failed');
+      return { status: e.status, message: e.code === 'JQ_INTERNAL' ? 'internal server error' : e.message };
+    }
+    if (e instanceof PublicError) return { status: e.status === 200 ? 400 : e.status, message: e.message };
+    this.log.error({ err: e }, '/jq-query failed');
+    return { status: 500, message: 'internal server error' };
+  }
+
+  private formatError() {
+    const format = formatError(this.log);
+    return (error: import('graphql').GraphQLError) => format(error.toJSON(), error);
+  }
+
+  private resolveDeps(): NonNullable<JqController['deps']> {
+    this.deps ??= {
+      identities: this.modules.get(IdentityService, { strict: false }),
+      roles: this.modules.get(RoleGate, { strict: false }),
+      apollo: this.modules.get<unknown, ApolloServer<RequestContext>>(APOLLO, { strict: false }),
+    };
+    return this.deps;
+  }
+}

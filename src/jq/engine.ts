@@ -1,0 +1,154 @@
+// The jq engine (SPEC §8): runs a program on a JSON text in the worker pool, with the custom
+// functions of src/jq/prelude.ts. Host functions work by prepared data and repeated passes
+// (DESIGN.md §1): a pass that needs a zone table or a querySvc answer it does not have yet asks
+// for it on stderr; the engine fetches what was asked (queries run as the caller) and runs the
+// program again, up to `maxPasses` times. The time limit covers the jq work of all passes.
+import { type JqContext, authInfo } from './context.js';
+import { parseDurationMs, parseSizeMb } from './duration.js';
+import { JqError } from './errors.js';
+import { JqPool, type JqTaskResult, defaultThreads, timeoutError } from './pool.js';
+import { wrapProgram } from './prelude.js';
+import { type ZoneTable, zoneNamesIn, zoneTable } from './zones.js';
+
+export interface JqEngineOptions {
+  /** Time limit of one evaluation (all passes), ms. Env JQ_TIMEOUT (`10s`, `500ms`, seconds); default 10 s. */
+  readonly timeoutMs: number;
+  /** Memory bound of one program, MB. Env JQ_MAX_MEMORY (`512`, `512MB`, `1GB`); default 512. */
+  readonly memoryMb: number;
+  /** Worker threads. Env JQ_WORKERS; default 2 to 4 by CPU count. */
+  readonly threads: number;
+  /** Passes allowed for querySvc and zone requests; default 16. */
+  readonly maxPasses: number;
+}
+
+export function jqOptionsFromEnv(env: Record<string, string | undefined> = process.env): JqEngineOptions {
+  const timeoutMs = env.JQ_TIMEOUT ? parseDurationMs(env.JQ_TIMEOUT) : 10_000;
+  if (timeoutMs === undefined || timeoutMs <= 0) throw new Error(`JQ_TIMEOUT: invalid duration ${JSON.stringify(env.JQ_TIMEOUT)} (use e.g. "10s", "500ms" or seconds)`);
+  const memoryMb = env.JQ_MAX_MEMORY ? parseSizeMb(env.JQ_MAX_MEMORY) : 512;
+  if (memoryMb === undefined || memoryMb < 16) throw new Error(`JQ_MAX_MEMORY: invalid size ${JSON.stringify(env.JQ_MAX_MEMORY)} (use e.g. "512MB", at least 16MB)`);
+  const threads = env.JQ_WORKERS ? Number(env.JQ_WORKERS) : defaultThreads();
+  if (!Number.isInteger(threads) || threads < 1) throw new Error(`JQ_WORKERS: invalid worker count ${JSON.stringify(env.JQ_WORKERS)}`);
+  return { timeoutMs, memoryMb, threads, maxPasses: 16 };
+}
+
+export interface JqRunRequest {
+  readonly program: string;
+  /** JSON text of `.`; `null` when absent. Passed to jq as text: no parse and re-serialise here. */
+  readonly input?: string;
+  /** Bound as `$name` (JSON types kept). */
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly context: JqContext;
+}
+
+/** The outputs of a program, each a compact JSON text. */
+export class JqResult {
+  constructor(readonly outputs: readonly string[]) {}
+
+  /** One JSON text: null for no output, the output itself for one, an array for several. */
+  get text(): string {
+    if (this.outputs.length === 0) return 'null';
+    if (this.outputs.length === 1) return this.outputs[0]!;
+    return `[${this.outputs.join(',')}]`;
+  }
+
+  value(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+interface Request {
+  __svc: 'query' | 'zone';
+  key?: string;
+  query?: string;
+  variables?: Record<string, unknown>;
+  name?: string;
+}
+
+export class JqEngine {
+  private readonly pool: JqPool;
+
+  constructor(readonly options: JqEngineOptions = jqOptionsFromEnv()) {
+    this.pool = new JqPool({ threads: options.threads, memoryMb: options.memoryMb });
+  }
+
+  async run(req: JqRunRequest): Promise<JqResult> {
+    const { context } = req;
+    const variables = req.variables ?? {};
+    const program = wrapProgram(req.program, Object.keys(variables));
+    const zones: Record<string, ZoneTable> = {};
+    for (const name of new Set(['UTC', context.timezone, ...zoneNamesIn(req.program)])) zones[name] = zoneTable(name).table;
+    const answers: Record<string, unknown> = {};
+    const svc = { now: (context.now ?? new Date()).getTime() / 1000, tz: context.timezone, auth: authInfo(context.identity), vars: variables, zones, answers };
+    let spent = 0;
+    for (let pass = 1; ; pass++) {
+      const started = Date.now();
+      const result = await this.pool.run({ input: req.input ?? 'null', program, svc: JSON.stringify(svc) }, this.options.timeoutMs - spent, this.options.timeoutMs);
+      spent += Date.now() - started;
+      const { requests, rest } = splitStderr(result.stderr);
+      if (requests.length) {
+        if (pass >= this.options.maxPasses) {
+          throw new JqError('JQ_ERROR', `the jq program needed more than ${this.options.maxPasses} rounds of querySvc calls; fetch more per round (e.g. one query for many ids)`);
+        }
+        await this.supply(requests, context, zones, answers);
+        if (spent >= this.options.timeoutMs) throw timeoutError(this.options.timeoutMs);
+        continue;
+      }
+      if (!result.ok) throw failure(result, rest);
+      return new JqResult(result.stdout.split('\n').filter((line) => line.length > 0));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Nest calls this on app.close(). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  private async supply(requests: Request[], context: JqContext, zones: Record<string, ZoneTable>, answers: Record<string, unknown>): Promise<void> {
+    // In the order the program asked: a later query may be a mutation that must follow an earlier one.
+    for (const r of requests) {
+      if (r.__svc === 'zone' && typeof r.name === 'string') {
+        if (!(r.name in zones)) zones[r.name] = zoneTable(r.name).table;
+      } else if (r.__svc === 'query' && typeof r.key === 'string' && !(r.key in answers)) {
+        if (!context.querySvc) throw new JqError('JQ_ERROR', 'querySvc is not available in this context');
+        answers[r.key] = await context.querySvc(String(r.query), r.variables ?? {});
+      }
+    }
+  }
+}
+
+/** Separates the requests of the custom functions from what jq itself wrote to stderr. */
+function splitStderr(stderr: string): { requests: Request[]; rest: string } {
+  const requests: Request[] = [];
+  const rest: string[] = [];
+  for (const line of stderr.split('\n')) {
+    if (line.startsWith('["DEBUG:",{"__svc":')) {
+      try {
+        const value = (JSON.parse(line) as [string, Request])[1];
+        if (value.__svc === 'query' || value.__svc === 'zone') {
+          requests.push(value);
+          continue;
+        }
+      } catch {
+        // not ours: keep it as text
+      }
+    }
+    if (!line.startsWith('["DEBUG:",')) rest.push(line);
+  }
+  return { requests, rest: rest.join('\n').trim() };
+}
+
+/** A clear message from jq's stderr: compile errors (exit 3) are the caller's invalid program. */
+function failure(result: Exclude<JqTaskResult, { ok: true }>, stderr: string): JqError {
+  if ('exitCode' in result && result.exitCode === 3) {
+    const lines = stderr.split('\n').filter((l) => l.startsWith('jq: error: ')).map((l) => l.slice('jq: error: '.length).replace(/:$/, ''));
+    const text = lines.map((l) => l.replace(' (Unix shell quoting issues?)', '').replace('at <top-level>, line', 'at line')).join('; ');
+    return new JqError('JQ_INVALID', `invalid jq expression: ${text || 'compile error'}`);
+  }
+  const message = stderr.replace(/^jq: error \(at [^)]*\)(?: \(not a string\))?: /gm, '').trim();
+  return new JqError('JQ_ERROR', `jq error: ${message || `exit code ${'exitCode' in result ? result.exitCode : '?'}`}`);
+}
+

@@ -1,0 +1,145 @@
+// The built-in `jq(query: String!, include_origin: Boolean = false): Query` field (seed 000 "Built-in
+// jq query"). The field resolves to `{}` and its selection runs as ordinary Query fields; once the
+// operation has run, this pass (called from Apollo's willSendResponse) evaluates each jq field on
+// the `data` of its selection and moves the result to `extensions.jq.<alias or "jq">`.
+// Nested jq fields run first: an inner field's result is the outer expression's input under the
+// inner field's name, so transformations chain.
+import {
+  type DocumentNode, type FieldNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, type SelectionSetNode,
+  getOperationAST, valueFromASTUntyped,
+} from 'graphql';
+import type { JqContext } from './context.js';
+import type { JqEngine } from './engine.js';
+import { JqError } from './errors.js';
+
+export const JQ_FIELD = 'jq';
+
+/** The parts of a GraphQL result this pass reads and rewrites (Apollo's singleResult fits). */
+export interface JqFieldsResult {
+  data?: Record<string, unknown> | null;
+  errors?: ReadonlyArray<unknown>;
+  extensions?: Record<string, unknown>;
+}
+
+export interface ApplyJqFieldsArgs {
+  /** Rewritten in place: data.<key> nulled (or kept), extensions.jq filled, errors appended. */
+  readonly result: JqFieldsResult;
+  readonly document: DocumentNode;
+  readonly operationName?: string | null;
+  /** The request's variable values, as sent (JSON types). */
+  readonly variables?: Readonly<Record<string, unknown>> | null;
+  readonly engine: JqEngine;
+  readonly context: JqContext;
+}
+
+interface JqField {
+  readonly key: string;
+  readonly node: FieldNode;
+}
+
+interface Walk {
+  readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  readonly variables: Record<string, unknown>;
+  readonly engine: JqEngine;
+  readonly context: JqContext;
+  readonly errors: unknown[];
+}
+
+/** True when the document selects a `jq` field anywhere (a cheap test before the real pass). */
+export function mentionsJq(document: DocumentNode): boolean {
+  return document.loc ? /\bjq\b/.test(document.loc.source.body) : true;
+}
+
+/** Variables as jq sees them: the values sent, plus defaults of the operation's definitions. */
+export function operationVariables(operation: OperationDefinitionNode | null | undefined, sent: Readonly<Record<string, unknown>> | null | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const def of operation?.variableDefinitions ?? []) {
+    const name = def.variable.name.value;
+    out[name] = def.defaultValue ? valueFromASTUntyped(def.defaultValue) : null;
+  }
+  return { ...out, ...(sent ?? {}) };
+}
+
+export async function applyJqFields(args: ApplyJqFieldsArgs): Promise<void> {
+  const { result, document } = args;
+  if (!result.data || !mentionsJq(document)) return;
+  const operation = getOperationAST(document, args.operationName ?? undefined);
+  if (!operation || operation.operation !== 'query') return;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const walk: Walk = { fragments, variables: operationVariables(operation, args.variables), engine: args.engine, context: args.context, errors: [] };
+  const data = result.data;
+  // A field left out by @skip/@include is not in data and gets no result.
+  const fields = jqFieldsOf(operation.selectionSet, walk).filter((f) => f.key in data);
+  if (!fields.length) return;
+  const outputs = await Promise.all(fields.map((f) => evaluate(f, data, [f.key], walk)));
+  const jq: Record<string, unknown> = { ...((result.extensions?.jq as Record<string, unknown> | undefined) ?? {}) };
+  fields.forEach((f, i) => (jq[f.key] = outputs[i]));
+  result.extensions = { ...(result.extensions ?? {}), jq };
+  if (walk.errors.length) result.errors = [...(result.errors ?? []), ...walk.errors];
+}
+
+/** Runs the jq field `f` of `parent` (inner jq fields first); returns its result, rewrites `parent`. */
+async function evaluate(f: JqField, parent: Record<string, unknown>, path: string[], walk: Walk): Promise<unknown> {
+  const original = parent[f.key];
+  const args = fieldArgs(f.node, walk.variables);
+  let input: unknown = original;
+  if (original && typeof original === 'object' && !Array.isArray(original) && f.node.selectionSet) {
+    const selection = original as Record<string, unknown>;
+    const inner = jqFieldsOf(f.node.selectionSet, walk).filter((g) => g.key in selection);
+    if (inner.length) {
+      // The input sees the inner results; data keeps what include_origin of the inner field says.
+      const view = { ...selection };
+      const results = await Promise.all(inner.map((g) => evaluate(g, selection, [...path, g.key], walk)));
+      inner.forEach((g, i) => (view[g.key] = results[i]));
+      input = view;
+    }
+  }
+  parent[f.key] = args.includeOrigin ? original : null;
+  if (typeof args.query !== 'string') {
+    walk.errors.push(jqError(path, 'the argument "query" of jq must be a string', 'JQ_INVALID'));
+    return null;
+  }
+  try {
+    const out = await walk.engine.run({ program: args.query, input: JSON.stringify(input ?? null), variables: walk.variables, context: walk.context });
+    return out.value();
+  } catch (e) {
+    if (!(e instanceof JqError)) throw e;
+    walk.errors.push(jqError(path, e.message, e.code));
+    return null;
+  }
+}
+
+function jqError(path: string[], message: string, code: string): unknown {
+  return { message, path, extensions: { code } };
+}
+
+function fieldArgs(node: FieldNode, variables: Record<string, unknown>): { query: unknown; includeOrigin: boolean } {
+  let query: unknown;
+  let includeOrigin = false;
+  for (const a of node.arguments ?? []) {
+    const value = valueFromASTUntyped(a.value, variables);
+    if (a.name.value === 'query') query = value;
+    if (a.name.value === 'include_origin') includeOrigin = value === true;
+  }
+  return { query, includeOrigin };
+}
+
+/** The jq fields of a Query-typed selection set, through fragments, one per response key. */
+function jqFieldsOf(set: SelectionSetNode, walk: Walk, seen = new Set<string>(), out: JqField[] = []): JqField[] {
+  for (const s of set.selections) {
+    if (s.kind === Kind.FIELD) {
+      const key = s.alias?.value ?? s.name.value;
+      if (s.name.value === JQ_FIELD && !seen.has(key)) {
+        seen.add(key);
+        out.push({ key, node: s });
+      }
+    } else if (s.kind === Kind.INLINE_FRAGMENT) {
+      jqFieldsOf(s.selectionSet, walk, seen, out);
+    } else {
+      const fragment = walk.fragments.get(s.name.value);
+      if (fragment) jqFieldsOf(fragment.selectionSet, walk, seen, out);
+    }
+  }
+  return out;
+}

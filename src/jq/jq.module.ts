@@ -1,0 +1,49 @@
+// The jq feature as a Nest module: the engine (one worker pool per process), the /jq-query route and
+// the cache hook. It relies on AppModule's global providers (SvcRuntime, CONFIG, LOGGER, and
+// IdentityService, RoleGate, APOLLO by token); src/jq/wiring.md lists how the app imports it.
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { JQ_QUERY_PATH, JqController } from '../http/jq.controller.js';
+import { JQ_CACHE, NoJqCache } from './cache.js';
+import { JqEngine, jqOptionsFromEnv } from './engine.js';
+
+/**
+ * Errors raised before the route runs (a body that is not JSON, one over MAX_BODY_SIZE) are answered
+ * by the app-wide filter in the GraphQL error shape; /jq-query promises `{error: "..."}` (seed 000
+ * "Errors" rule 3), so its error bodies are reshaped on the way out.
+ */
+export function reshapeJqErrors(fastify: FastifyInstance): void {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400 || request.url.split('?')[0] !== JQ_QUERY_PATH || typeof payload !== 'string') return payload;
+    try {
+      const body = JSON.parse(payload) as { error?: unknown; errors?: { message?: unknown }[] };
+      if (body && typeof body === 'object' && !('error' in body) && Array.isArray(body.errors)) {
+        return JSON.stringify({ error: String(body.errors[0]?.message ?? 'request failed') });
+      }
+    } catch {
+      // not JSON: leave it
+    }
+    return payload;
+  });
+}
+
+class JqErrorShape implements OnModuleInit {
+  constructor(@Inject(HttpAdapterHost) private readonly host: HttpAdapterHost) {}
+
+  onModuleInit(): void {
+    const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
+    if (fastify && typeof fastify.addHook === 'function') reshapeJqErrors(fastify);
+  }
+}
+
+@Module({
+  controllers: [JqController],
+  providers: [
+    { provide: JqEngine, useFactory: () => new JqEngine(jqOptionsFromEnv()) },
+    { provide: JQ_CACHE, useClass: NoJqCache },
+    JqErrorShape,
+  ],
+  exports: [JqEngine, JQ_CACHE],
+})
+export class JqModule {}

@@ -1,0 +1,22 @@
+// querySvc (SPEC §8): one GraphQL request per call, run in the process as the caller, so that the
+// caller's role permissions apply; the answer is the complete response {data, extensions, errors?}.
+import type { GraphQLError } from 'graphql';
+import { executeInProcess } from '../executor/in-process.js';
+import type { Identity } from '../executor/request-context.js';
+import type { WriteEvents } from '../executor/write-events.js';
+import type { SchemaService } from '../schema/service.js';
+import { type QueryRunner, responseBody } from './context.js';
+
+export interface QueryRunnerDeps {
+  readonly schemas: SchemaService;
+  readonly writes?: WriteEvents;
+  /** Formats errors as /query does (src/http/graphql-server.ts `formatError`); default: toJSON. */
+  readonly formatError?: (error: GraphQLError) => ReturnType<GraphQLError['toJSON']>;
+}
+
+export function inProcessQueryRunner(deps: QueryRunnerDeps, identity: Identity): QueryRunner {
+  return async (query, variables) => {
+    const result = await executeInProcess(deps.schemas, { query, variables, identity }, deps.writes);
+    return responseBody(result, deps.formatError);
+  };
+}
