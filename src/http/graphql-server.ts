@@ -3,6 +3,7 @@
 // the schema they started with.
 import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap } from '@apollo/server';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { execute, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { Config } from '../config/schema.js';
@@ -122,7 +123,9 @@ export async function createGraphqlServer(config: Config, schemas: SchemaService
     // protection Apollo's CSRF check adds, and the check would refuse plain GET /query calls.
     csrfPrevention: false,
     introspection: true,
-    plugins: [responsePlugin(log, writes, schemas, roleSchemas)],
+    // No cache-control hints: results are cached by svc's own interceptor (SPEC §9), and the
+    // plugin's per-field hook costs time on every resolved field.
+    plugins: [responsePlugin(log, writes, schemas, roleSchemas), ApolloServerPluginCacheControlDisabled()],
   });
   await server.start();
   return server;

@@ -48,14 +48,24 @@ export function parseDbJson(text: string): unknown {
   return JSON.parse(marked, (_k, v: unknown) => (typeof v === 'string' && v.startsWith(MARK) ? BigInt(v.slice(MARK.length)) : v));
 }
 
-/** JSON.stringify that writes BigInt values as exact JSON numbers. */
+/**
+ * JSON.stringify that writes BigInt values as exact JSON numbers. A replacer function would visit
+ * every value; instead BigInt gets a toJSON for the duration of this synchronous call only.
+ */
 export function stringifyJson(value: unknown): string {
+  const proto = BigInt.prototype as { toJSON?: () => string };
+  const previous = proto.toJSON;
   let found = false;
-  const text = JSON.stringify(value, (_k, v: unknown) => {
-    if (typeof v !== 'bigint') return v;
+  proto.toJSON = function (this: bigint) {
     found = true;
-    return `${MARK}${v.toString()}`;
-  });
-  if (!found) return text;
-  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+    return `${MARK}${this.toString()}`;
+  };
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    if (previous) proto.toJSON = previous;
+    else delete proto.toJSON;
+  }
+  return found ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
 }

@@ -1,7 +1,8 @@
 // The embedded DuckDB (DB_PATH): one instance per process; DuckDB sources and a DuckDB core
 // database are ATTACHed to it. Reads share a small pool of connections; each transaction gets a
 // connection of its own (DuckDB transactions are per connection).
-import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { StatementCache } from '../statement-cache.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import type { Row, SourceConnection } from '../types.js';
 
@@ -40,6 +41,22 @@ export class DuckDbEngine {
     const next = this.waiting.shift();
     if (next) next(c);
     else this.idle.push(c);
+  }
+
+  private readonly statements = new WeakMap<DuckDBConnection, StatementCache<DuckDBPreparedStatement>>();
+
+  /** A prepared statement of this pooled connection, prepared on first use. */
+  async prepared(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
+    let cache = this.statements.get(c);
+    if (!cache) this.statements.set(c, (cache = new StatementCache(256, (p) => p.destroySync())));
+    let p = cache.get(sql);
+    if (!p) cache.set(sql, (p = await c.prepare(sql)));
+    return p;
+  }
+
+  /** Prepared statements refer to attached databases; a detach or re-attach drops them all. */
+  forgetStatements(): void {
+    for (const c of this.idle) this.statements.get(c)?.clear();
   }
 
   async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {

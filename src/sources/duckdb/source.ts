@@ -37,6 +37,7 @@ export class DuckDbSource implements DataSourceRuntime {
     const fresh = memory || !existsSync(o.path);
     if (!memory) mkdirSync(dirname(o.path), { recursive: true });
     const target = memory ? ':memory:' : o.path;
+    engine.forgetStatements();
     await engine.withConnection(async (c) => {
       await c.run(`DETACH DATABASE IF EXISTS ${quote(o.name)}`);
       await c.run(`ATTACH ${literal(target)} AS ${quote(o.name)}${o.readOnly && !fresh ? ' (READ_ONLY)' : ''}`);
@@ -61,7 +62,9 @@ export class DuckDbSource implements DataSourceRuntime {
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
     return this.engine.withConnection(async (c) => {
-      const r = await c.runAndReadAll(stmt.sql, stmt.params as never);
+      const prepared = await this.engine.prepared(c, stmt.sql);
+      prepared.bind(stmt.params as never);
+      const r = await prepared.runAndReadAll();
       const v = r.getRows()[0]?.[0];
       return v === null || v === undefined ? null : parseDbJson(String(v));
     });
@@ -83,6 +86,7 @@ export class DuckDbSource implements DataSourceRuntime {
   }
 
   async close(): Promise<void> {
+    this.engine.forgetStatements();
     await this.engine.exec(`DETACH DATABASE IF EXISTS ${quote(this.name)}`);
   }
 

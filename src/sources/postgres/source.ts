@@ -1,5 +1,6 @@
 // A `postgres` data source: a knex-managed pool of `pg` connections (SPEC §3.1). Statements are
 // written by our compiler with $n parameters and sent through the raw pg client.
+import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import type pg from 'pg';
 import type { DataObject } from '../../catalog/model.js';
@@ -11,6 +12,8 @@ import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName
 
 const compiler = new PostgresCompiler();
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
+/** Prepared statements kept per connection (the server holds them in each session's memory). */
+const MAX_NAMED = 500;
 
 export interface PostgresSourceOptions {
   readonly name: string;
@@ -86,6 +89,19 @@ export class PostgresSource implements DataSourceRuntime {
     }
   }
 
+  private readonly named = new WeakMap<pg.ClientBase, Set<string>>();
+
+  /** A statement name for `sql` on this connection, or undefined once the connection holds many. */
+  private statementName(c: pg.ClientBase, sql: string): string | undefined {
+    const name = `svc_${createHash('sha1').update(sql).digest('hex')}`;
+    let names = this.named.get(c);
+    if (!names) this.named.set(c, (names = new Set()));
+    if (names.has(name)) return name;
+    if (names.size >= MAX_NAMED) return undefined;
+    names.add(name);
+    return name;
+  }
+
   tableName(obj: DataObject): readonly string[] {
     const parts = splitTableName(obj.table);
     return parts.length === 1 ? [this.schema, parts[0]!] : parts;
@@ -93,8 +109,9 @@ export class PostgresSource implements DataSourceRuntime {
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
     return this.withClient(async (c) => {
-      // Read the JSON as text and parse it ourselves, so integers beyond 2^53 stay exact.
-      const r = await c.query({ text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
+      // Read the JSON as text and parse it ourselves, so integers beyond 2^53 stay exact. Named
+      // statements are parsed and planned once per connection (pg keeps them by name).
+      const r = await c.query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
       const v = r.rows[0]?.[0] as string | null | undefined;
       return v === null || v === undefined ? null : parseDbJson(v);
     });
