@@ -73,7 +73,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       const child = ctx.nextAlias();
       const corr = correlation(ctx, rel, alias, child);
       if (rel.kind === 'one') {
-        const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, {}), correlate: corr };
+        const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, {}), correlate: corr, unique: isKey(target, rel.targetFields) };
         const f: OutField = { kind: 'object', key, select: sel };
         planned.fields.push(f);
         planned.byKey.set(key, { field: f, select: sel, kind: 'one' });
@@ -105,6 +105,14 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     unsupported(`field "${type.name}.${name}"`);
   }
   return planned;
+}
+
+/** True when `columns` are the primary key or a unique key of `obj`: a lookup finds one row at most. */
+function isKey(obj: DataObject, columns: readonly string[]): boolean {
+  const cols = new Set(columns);
+  const names = (fields: readonly string[]) => fields.map((n) => obj.fields.find((f) => f.name === n)?.column ?? n);
+  const same = (key: readonly string[]) => key.length > 0 && key.length === cols.size && names(key).every((c) => cols.has(c));
+  return same(obj.pk) || obj.uniques.some((u) => same(u.fields));
 }
 
 /** `inner: true`: the parent row exists only with related rows (the relation's own filter included). */

@@ -82,7 +82,7 @@ export abstract class SqlCompiler {
   // ---- statement shapes ----------------------------------------------------------------------
   protected oneRow(sel: SelectNode, ctx: SqlContext, root = false): string {
     const object = this.objectOf(sel, ctx);
-    return `SELECT ${root ? this.rootJson(object) : object} AS result FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)} LIMIT 1`;
+    return `SELECT ${root ? this.rootJson(object) : object} AS result FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
   }
 
   protected objectOf(sel: SelectNode, ctx: SqlContext): string {

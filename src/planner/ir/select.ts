@@ -41,6 +41,8 @@ export interface SelectNode {
   readonly distinctOn?: readonly Expr[];
   /** A list relation with no rows is null, not [] (SPEC §4) unless inner. */
   readonly emptyAsNull?: boolean;
+  /** At most one row can match (a key lookup): no LIMIT 1 is needed, which lets engines decorrelate plainly. */
+  readonly unique?: boolean;
 }
 
 /** What a root field's statement returns. */
