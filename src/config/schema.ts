@@ -1,5 +1,6 @@
 // The configuration of the query service (SPEC §2): one typed object, validated at boot.
 import { z } from 'zod';
+import { isTimeZone } from '../shared/timezone.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', 'TRUE', 'FALSE', 'True', 'False'])])
@@ -86,7 +87,7 @@ export const settingsShape = {
   DB_MAX_OPEN_CONNS: int.default(0),
   DB_MAX_IDLE_CONNS: int.default(0),
   DB_PG_CONNECTION_LIMIT: int.default(0),
-  DB_TIMEZONE: z.string().default(''),
+  DB_TIMEZONE: z.string().default('').refine((v) => v === '' || isTimeZone(v), 'not an IANA time zone name'),
   CORE_DB_PATH: z.string().default('data/core.duckdb'),
   CORE_DB_READONLY: bool.default(false),
   SECRET_KEY: z.string().default(''),

@@ -40,7 +40,7 @@ export class Executor {
   }
 
   async read(ctx: RequestContext, runtime: DataSourceRuntime, plan: RootQuery): Promise<unknown> {
-    return this.readCompiled(ctx, runtime, runtime.compiler.compileQuery(plan));
+    return this.readCompiled(ctx, runtime, runtime.compiler.compileQuery(plan, ctx.timezone));
   }
 
   /** Runs a compiled root read statement (from the plan cache or just compiled). */

@@ -32,6 +32,8 @@ export class RequestContext {
     readonly identity: Identity,
     /** The role's permissions; unrestricted for internal callers. */
     readonly access: RoleAccess = UNRESTRICTED,
+    /** IANA time zone timestamps are rendered in (SPEC §10). */
+    readonly timezone = 'UTC',
   ) {
     this.authVars = authVariables(identity);
   }

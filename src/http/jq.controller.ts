@@ -88,6 +88,8 @@ export class JqController {
     const { identities, roles, apollo } = this.resolveDeps();
     const identity = await identities.identify(req.headers);
     await roles.check(identity.role);
+    const access = await this.runtime.permissions.forRole(identity.role);
+    if (access.endpointDenied(JQ_QUERY_PATH)) throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
     const cacheRequest = parseCacheHeaders(req.headers, req.body, identity.role);
     if (cacheRequest && !cacheRequest.invalidate) {
       const hit = await this.cache.get(cacheRequest.key);
@@ -96,10 +98,11 @@ export class JqController {
     const context: JqContext = {
       identity,
       timezone: requestTimezone(req.headers, this.config.DB_TIMEZONE),
-      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, formatError: this.formatError() }, identity),
+      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, formatError: this.formatError() }, identity),
     };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
-    const response = await this.execute(apollo, req, new RequestContext(identity), { ...body.query, variables });
+    const { variables: _sent, ...request } = body.query;
+    const response = await this.execute(apollo, req, new RequestContext(identity, access), variables ? { ...request, variables } : request);
     const result = await this.engine.run({ program: body.jq, input: response, variables: this.jqVariables(body.query.query, body.query.operationName, variables), context });
     if (cacheRequest) await this.cache.set(cacheRequest.key, result.text, { ttlSeconds: cacheRequest.ttlSeconds, tags: cacheRequest.tags });
     return { status: 200, body: result.text };

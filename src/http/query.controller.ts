@@ -8,6 +8,7 @@ import { RequestContext } from '../executor/request-context.js';
 import { RoleGate } from '../permissions/roles.js';
 import { SvcRuntime } from '../system/runtime.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { requestTimeZone } from '../shared/timezone.js';
 import { sendFailure } from './errors.js';
 import { APOLLO } from './tokens.js';
 
@@ -41,7 +42,7 @@ export class QueryController {
       await this.roles.check(identity.role);
       const access = await this.runtime.permissions.forRole(identity.role);
       if (access.endpointDenied('/query')) throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use /query`, 403);
-      context = new RequestContext(identity, access);
+      context = new RequestContext(identity, access, requestTimeZone(req.headers, this.runtime.config.DB_TIMEZONE));
     } catch (e) {
       return sendFailure(reply, e);
     }

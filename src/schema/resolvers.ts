@@ -71,7 +71,7 @@ const operationResult = (affected: number, message: string) => ({ success: true,
 /** What besides the operation decides a read's SQL: where it is, the variables, the rules. */
 function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
   const who = ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}|${JSON.stringify(ctx.authVars)}`;
-  return `${responsePathAsArray(info.path).join('.')}|${JSON.stringify(info.variableValues)}|${who}`;
+  return `${responsePathAsArray(info.path).join('.')}|${JSON.stringify(info.variableValues)}|${ctx.timezone}|${who}`;
 }
 
 const READS = new Set<DataRootField['kind']>(['list', 'by_pk', 'unique', 'aggregation', 'bucket_aggregation']);
@@ -88,7 +88,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
     }
     /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
     const run = (plan: RootQuery) => {
-      const stmt = runtime.compiler.compileQuery(plan);
+      const stmt = runtime.compiler.compileQuery(plan, ctx.timezone);
       if (cacheable) plans.set(info.operation, key, stmt);
       return deps.executor.readCompiled(ctx, runtime, stmt);
     };

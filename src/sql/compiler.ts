@@ -17,6 +17,17 @@ export interface CompiledSql {
 /** Per-statement state: the parameter list grows as values are met. */
 export class SqlContext {
   readonly params: unknown[] = [];
+  private tzParam: string | undefined;
+
+  /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
+  constructor(readonly timezone = 'UTC') {}
+
+  /** The time zone as one parameter of the statement, added on first use. */
+  zone(): string {
+    this.tzParam ??= `$${this.add(this.timezone)}`;
+    return this.tzParam;
+  }
+
   add(value: unknown): number {
     this.params.push(value);
     return this.params.length;
@@ -39,7 +50,7 @@ export abstract class SqlCompiler {
   /** Aggregate of JSON values into an array, `[]` or NULL on no rows. */
   protected abstract jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean): string;
   /** A column value as it goes into JSON (SPEC §3.4 wire formats). */
-  protected abstract renderScalar(expr: string, scalar: ScalarName, list: boolean): string;
+  protected abstract renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string;
   protected abstract regexMatch(left: string, right: string): string;
   /** The root value as JSON text (dialects that build native values convert once, here). */
   protected rootJson(expr: string): string {
@@ -51,10 +62,13 @@ export abstract class SqlCompiler {
   protected abstract listIntersects(left: string, right: string): string;
   /** `fn(arg)` with DISTINCT, a separator and a FILTER condition as the dialect spells them. */
   protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string;
-  protected truncTime(unit: string, expr: string): string {
+  /** `bucket:` truncation; timestamps are truncated in the request's time zone (SPEC §10). */
+  protected truncTime(unit: string, expr: string, scalar: ScalarName, ctx: SqlContext): string {
     if (!/^[a-z]+$/.test(unit)) throw new PublicError(ErrorCode.BadUserInput, `invalid time bucket "${unit}"`);
+    if (scalar === 'Timestamp' && ctx.timezone !== 'UTC') return this.truncInZone(unit, expr, ctx.zone());
     return `date_trunc('${unit}', ${expr})`;
   }
+  protected abstract truncInZone(unit: string, expr: string, zone: string): string;
   /** Converts a client value to what the driver binds (strings for dates, JSON text, ...). */
   protected bindValue(value: unknown, scalar: ScalarName): unknown {
     if (value === null || value === undefined) return null;
@@ -65,8 +79,8 @@ export abstract class SqlCompiler {
   }
 
   // ---- public entry points -------------------------------------------------------------------
-  compileQuery(q: RootQuery): CompiledSql {
-    const ctx = new SqlContext();
+  compileQuery(q: RootQuery, timezone = 'UTC'): CompiledSql {
+    const ctx = new SqlContext(timezone);
     const sql =
       q.kind === 'list' ? this.arrayOf(q.select, ctx, false, 'result')
       : q.kind === 'one' ? this.oneRow(q.select, ctx, true)
@@ -89,7 +103,7 @@ export abstract class SqlCompiler {
     const pairs: [string, string][] = sel.fields.map((f) => {
       switch (f.kind) {
         case 'scalar':
-          return [f.key, this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list)];
+          return [f.key, this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list, ctx)];
         case 'const':
           return [f.key, f.value === null ? 'NULL' : this.param({ kind: 'param', value: f.value, scalar: typeof f.value === 'number' ? 'Float' : typeof f.value === 'boolean' ? 'Boolean' : 'String' }, ctx)];
         case 'object':
@@ -196,7 +210,9 @@ export abstract class SqlCompiler {
       case 'subquery':
         return `(SELECT ${this.expr(e.value, ctx)} FROM ${this.from(e.select, ctx)}${this.whereClause(e.select, ctx)} LIMIT 1)`;
       case 'trunc':
-        return e.scalar === 'Date' ? `CAST(${this.truncTime(e.unit, this.expr(e.expr, ctx))} AS DATE)` : this.truncTime(e.unit, this.expr(e.expr, ctx));
+        return e.scalar === 'Date'
+          ? `CAST(${this.truncTime(e.unit, this.expr(e.expr, ctx), e.scalar, ctx)} AS DATE)`
+          : this.truncTime(e.unit, this.expr(e.expr, ctx), e.scalar, ctx);
       case 'agg_ref':
         return this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':
@@ -304,14 +320,14 @@ export abstract class SqlCompiler {
         const filter = f.filter ? this.filter(f.filter, ctx) : undefined;
         const sep = f.sep ? this.param(f.sep, ctx) : undefined;
         if (!rendered) return this.aggregateCall(f.fn, arg, f.distinct, sep, filter);
-        if (f.fn === 'list') return this.aggregateCall('list', this.renderScalar(arg, f.scalar, false), f.distinct, sep, filter);
+        if (f.fn === 'list') return this.aggregateCall('list', this.renderScalar(arg, f.scalar, false, ctx), f.distinct, sep, filter);
         const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter);
-        return ['min', 'max', 'any', 'last'].includes(f.fn) ? this.renderScalar(call, f.scalar, false) : call;
+        return ['min', 'max', 'any', 'last'].includes(f.fn) ? this.renderScalar(call, f.scalar, false, ctx) : call;
       }
       case 'object':
         return this.aggObject(f.fields, ctx);
       case 'value':
-        return rendered ? this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list) : this.expr(f.expr, ctx);
+        return rendered ? this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list, ctx) : this.expr(f.expr, ctx);
       case 'nested':
         return `(${this.aggregate(f.node, ctx)})`;
       default:

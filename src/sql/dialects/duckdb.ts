@@ -11,6 +11,10 @@ const TYPES: Record<ScalarName, string> = {
   Vector: 'FLOAT[]',
 };
 
+/** `+HH:MM` / `-HH:MM` from an offset in seconds. */
+export const offsetText = (seconds: string): string =>
+  `(CASE WHEN ${seconds} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${seconds}) // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST((abs(${seconds}) % 3600) // 60 AS VARCHAR), 2, '0'))`;
+
 export class DuckDbCompiler extends SqlCompiler {
   readonly dialect = 'duckdb';
 
@@ -34,12 +38,18 @@ export class DuckDbCompiler extends SqlCompiler {
     return `to_json(${expr})`;
   }
 
-  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean): string {
+  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {
-      case 'Timestamp':
-        // RFC 3339 in UTC; fractional seconds only when present (SPEC §3.4).
-        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN microsecond(${expr}) % 1000000 = 0 THEN strftime(timezone('UTC', ${expr}), '%Y-%m-%dT%H:%M:%SZ') ELSE strftime(timezone('UTC', ${expr}), '%Y-%m-%dT%H:%M:%S.%fZ') END`;
+      case 'Timestamp': {
+        // RFC 3339; fractional seconds only when present (SPEC §3.4); in the request's zone with
+        // its offset at that instant (SPEC §10), `Z` for UTC.
+        const utc = ctx.timezone === 'UTC';
+        const zone = utc ? "'UTC'" : ctx.zone();
+        const local = `timezone(${zone}, ${expr})`;
+        const suffix = utc ? "'Z'" : offsetText(`CAST(epoch(${local}) - epoch(timezone('UTC', ${expr})) AS INTEGER)`);
+        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN microsecond(${expr}) % 1000000 = 0 THEN strftime(${local}, '%Y-%m-%dT%H:%M:%S') || ${suffix} ELSE strftime(${local}, '%Y-%m-%dT%H:%M:%S.%f') || ${suffix} END`;
+      }
       case 'DateTime':
         return `CASE WHEN ${expr} IS NULL THEN NULL WHEN microsecond(${expr}) % 1000000 = 0 THEN strftime(${expr}, '%Y-%m-%dT%H:%M:%S') ELSE strftime(${expr}, '%Y-%m-%dT%H:%M:%S.%f') END`;
       case 'Date':
@@ -69,6 +79,10 @@ export class DuckDbCompiler extends SqlCompiler {
       case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"})${f()}`;
       default: return `${fn}(${d}${arg})${f()}`;
     }
+  }
+
+  protected override truncInZone(unit: string, expr: string, zone: string): string {
+    return `timezone(${zone}, date_trunc('${unit}', timezone(${zone}, ${expr})))`;
   }
 
   protected override regexMatch(left: string, right: string): string {

@@ -42,11 +42,16 @@ export class PostgresCompiler extends SqlCompiler {
     return emptyAsNull ? agg : `COALESCE(${agg}, '[]'::json)`;
   }
 
-  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean): string {
+  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {
-      case 'Timestamp':
-        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN extract(microseconds FROM ${expr})::bigint % 1000000 = 0 THEN to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ELSE to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`;
+      case 'Timestamp': {
+        const utc = ctx.timezone === 'UTC';
+        const local = utc ? `(${expr} AT TIME ZONE 'UTC')` : `(${expr} AT TIME ZONE ${ctx.zone()}::text)`;
+        const seconds = `extract(epoch FROM ${local} - (${expr} AT TIME ZONE 'UTC'))::integer`;
+        const suffix = utc ? `'Z'` : `(CASE WHEN ${seconds} < 0 THEN '-' ELSE '+' END || lpad((abs(${seconds}) / 3600)::text, 2, '0') || ':' || lpad(((abs(${seconds}) % 3600) / 60)::text, 2, '0'))`;
+        return `CASE WHEN ${expr} IS NULL THEN NULL WHEN extract(microseconds FROM ${expr})::bigint % 1000000 = 0 THEN to_char(${local}, 'YYYY-MM-DD"T"HH24:MI:SS') || ${suffix} ELSE to_char(${local}, 'YYYY-MM-DD"T"HH24:MI:SS.US') || ${suffix} END`;
+      }
       case 'DateTime':
         return `CASE WHEN ${expr} IS NULL THEN NULL WHEN extract(microseconds FROM ${expr})::bigint % 1000000 = 0 THEN to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS') ELSE to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS.US') END`;
       case 'Date':
@@ -74,6 +79,10 @@ export class PostgresCompiler extends SqlCompiler {
       case 'avg': return `(avg(${d}${arg})${f()})::double precision`;
       default: return `${fn}(${d}${arg})${f()}`;
     }
+  }
+
+  protected override truncInZone(unit: string, expr: string, zone: string): string {
+    return `date_trunc('${unit}', ${expr}, ${zone}::text)`;
   }
 
   protected override regexMatch(left: string, right: string): string {
