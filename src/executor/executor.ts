@@ -1,5 +1,6 @@
 // Runs plans: one statement per root read, writes inside the request's transaction.
 import type { Logger } from '../shared/logger.js';
+import { Semaphore } from '../shared/semaphore.js';
 import type { InsertTree } from '../planner/mutation.js';
 import type { DeleteNode, UpdateNode } from '../planner/ir/mutation.js';
 import type { RootQuery } from '../planner/ir/select.js';
@@ -20,12 +21,25 @@ export class Executor {
     return () => this.observers.delete(observer);
   }
 
+  /** MAX_PARALLEL_QUERIES: statements executing at once across all requests (0 = unlimited). */
+  private readonly slots: Semaphore;
+
   constructor(
     private readonly log: Logger,
     private readonly debug: boolean,
-  ) {}
+    maxParallel = 0,
+    /** ALLOW_PARALLEL=false: the root fields of one request run one after another. */
+    private readonly parallel = true,
+  ) {
+    this.slots = new Semaphore(maxParallel);
+  }
 
-  private async timed<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
+  private timed<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
+    const go = () => this.slots.run(() => this.measured(ctx, runtime, stmt, run));
+    return this.parallel || ctx.transactions.active ? go() : ctx.serial.run(go);
+  }
+
+  private async measured<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
     ctx.statements++;
     for (const o of this.observers) o(runtime.name, stmt.sql, stmt.params);
     const started = performance.now();

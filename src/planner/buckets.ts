@@ -32,6 +32,13 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
       groupBy.push(expr);
       return { kind: 'value', key: f.key, expr, scalar: column.type, list: column.list };
     }
+    const partOf = /^_(.+)_part$/.exec(f.name)?.[1];
+    const partField = partOf ? obj.fields.find((c) => c.name === partOf) : undefined;
+    if (partField) {
+      const expr: Expr = { kind: 'extract', part: String(f.args.extract), expr: fieldExpr(obj, alias, partField), scalar: partField.type, ...(typeof f.args.extract_divide === 'number' ? { divide: f.args.extract_divide } : {}) };
+      groupBy.push(expr);
+      return { kind: 'value', key: f.key, expr, scalar: 'BigInt', list: false };
+    }
     const rel = obj.relations.find((r) => r.name === f.name);
     if (rel?.kind === 'one' && f.type) {
       const target = objectOf(ctx, rel.target);

@@ -65,6 +65,15 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       planned.byKey.set(key, { field: f, kind: 'scalar' });
       continue;
     }
+    const partOf = /^_(.+)_part$/.exec(name)?.[1];
+    const partField = partOf ? obj.fields.find((f) => f.name === partOf) : undefined;
+    if (partField) {
+      const expr: Expr = { kind: 'extract', part: String(args.extract), expr: fieldExpr(obj, alias, partField), scalar: partField.type, ...(typeof args.extract_divide === 'number' ? { divide: args.extract_divide } : {}) };
+      const f: OutField = { kind: 'scalar', key, expr, scalar: 'BigInt', list: false };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'scalar' });
+      continue;
+    }
     const rel = obj.relations.find((r) => r.name === name);
     if (rel) {
       const target = objectOf(ctx, rel.target);

@@ -34,6 +34,12 @@ export class SqlContext {
   }
 }
 
+/** TimeExtract values (SPEC §4) -> the field name both engines' extract() take. */
+const EXTRACT_PARTS: Readonly<Record<string, string>> = {
+  epoch: 'epoch', minute: 'minute', hour: 'hour', day: 'day', doy: 'doy', dow: 'dow', iso_dow: 'isodow',
+  week: 'week', month: 'month', year: 'year', iso_year: 'isoyear', quarter: 'quarter',
+};
+
 /** Row position column of a limited derived table (a name no catalog column is likely to use). */
 const RN = '"__svc_rn"';
 
@@ -69,6 +75,11 @@ export abstract class SqlCompiler {
     return `date_trunc('${unit}', ${expr})`;
   }
   protected abstract truncInZone(unit: string, expr: string, zone: string): string;
+  /** A timestamptz as the naive local time of `zone`. */
+  protected abstract inZone(expr: string, zone: string): string;
+  protected extractPart(part: string, expr: string): string {
+    return `extract(${part} FROM ${expr})`;
+  }
   /** Converts a client value to what the driver binds (strings for dates, JSON text, ...). */
   protected bindValue(value: unknown, scalar: ScalarName): unknown {
     if (value === null || value === undefined) return null;
@@ -213,6 +224,17 @@ export abstract class SqlCompiler {
         return e.scalar === 'Date'
           ? `CAST(${this.truncTime(e.unit, this.expr(e.expr, ctx), e.scalar, ctx)} AS DATE)`
           : this.truncTime(e.unit, this.expr(e.expr, ctx), e.scalar, ctx);
+      case 'extract': {
+        const part = EXTRACT_PARTS[e.part];
+        if (!part) throw new PublicError(ErrorCode.BadUserInput, `invalid extract part "${e.part}"`);
+        let value = this.expr(e.expr, ctx);
+        // Calendar parts are read in the request's zone; epoch is the same instant everywhere.
+        if (e.scalar === 'Timestamp' && part !== 'epoch') value = this.inZone(value, ctx.timezone !== 'UTC' ? ctx.zone() : "'UTC'");
+        const n = `CAST(floor(${this.extractPart(part, value)}) AS BIGINT)`;
+        if (e.divide === undefined) return n;
+        if (!Number.isSafeInteger(e.divide) || e.divide === 0) throw new PublicError(ErrorCode.BadUserInput, 'extract_divide must be a non-zero integer');
+        return `CAST(floor(${n} / ${e.divide}) AS BIGINT)`;
+      }
       case 'agg_ref':
         return this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':

@@ -159,3 +159,18 @@ describe('core.auth.me', () => {
     expect(r.body.data.function.core.auth.me).toEqual({ user_id: 'u7', role: 'public', auth_type: 'impersonation', impersonated_by_user_role: 'admin' });
   });
 });
+
+describe('ALLOW_PARALLEL=false and MAX_PARALLEL_QUERIES', () => {
+  it('still answers every root field, one statement after another', async () => {
+    const serial = await startApp({ ALLOW_PARALLEL: 'false', MAX_PARALLEL_QUERIES: '1' });
+    try {
+      const seen: string[] = [];
+      serial.runtime.executor.observe((_s, sql) => seen.push(sql));
+      const r = await serial.gql('{ a: shop_tags(order_by: [{field: "id"}]) { id } b: shop_customers_aggregation { _rows_count } c: shop_products_by_sku(sku: "HW-001") { id } }');
+      expect(r.body.data).toEqual({ a: [{ id: 1 }, { id: 2 }, { id: 3 }], b: { _rows_count: 4 }, c: { id: 3 } });
+      expect(seen).toHaveLength(3);
+    } finally {
+      await serial.close();
+    }
+  });
+});

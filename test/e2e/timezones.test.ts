@@ -54,3 +54,12 @@ describe('timestamps in the request time zone', () => {
     }
   });
 });
+
+describe('time parts in the request time zone', () => {
+  it('read calendar parts locally and epoch absolutely', async () => {
+    for (const d of dialects.all) {
+      const r = await d.app.gql('{ shop_orders_by_pk(id: 3) { day: _ordered_at_part(extract: day) hour: _ordered_at_part(extract: hour) epoch: _ordered_at_part(extract: epoch) } }', undefined, { 'x-svc-timezone': 'Asia/Tokyo' });
+      expect(r.body.data.shop_orders_by_pk, d.name).toEqual({ day: 21, hour: 2, epoch: 1740072600 });
+    }
+  });
+});

@@ -38,10 +38,19 @@ export interface TruncExpr {
   readonly scalar: ScalarName;
 }
 
+/** `_<f>_part(extract:, extract_divide:)`: a part of a time value, in the request's zone for timestamps. */
+export interface ExtractExpr {
+  readonly kind: 'extract';
+  readonly part: string;
+  readonly expr: Expr;
+  readonly scalar: ScalarName;
+  readonly divide?: number;
+}
+
 /** An aggregate as a value: ordering buckets by `aggregations.*` paths. */
 export interface AggRefExpr {
   readonly kind: 'agg_ref';
   readonly agg: import('./aggregate.js').AggOut;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

@@ -81,6 +81,10 @@ export class DuckDbCompiler extends SqlCompiler {
     }
   }
 
+  protected override inZone(expr: string, zone: string): string {
+    return `timezone(${zone}, ${expr})`;
+  }
+
   protected override truncInZone(unit: string, expr: string, zone: string): string {
     return `timezone(${zone}, date_trunc('${unit}', timezone(${zone}, ${expr})))`;
   }

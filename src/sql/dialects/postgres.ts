@@ -81,6 +81,10 @@ export class PostgresCompiler extends SqlCompiler {
     }
   }
 
+  protected override inZone(expr: string, zone: string): string {
+    return `(${expr} AT TIME ZONE ${zone}::text)`;
+  }
+
   protected override truncInZone(unit: string, expr: string, zone: string): string {
     return `date_trunc('${unit}', ${expr}, ${zone}::text)`;
   }
