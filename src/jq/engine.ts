@@ -7,7 +7,7 @@ import { type JqContext, authInfo } from './context.js';
 import { parseDurationMs, parseSizeMb } from './duration.js';
 import { JqError } from './errors.js';
 import { JqPool, type JqTaskResult, defaultThreads, timeoutError } from './pool.js';
-import { wrapProgram } from './prelude.js';
+import { OUTPUT_LIMIT_MARK, wrapProgram } from './prelude.js';
 import { type ZoneTable, zoneNamesIn, zoneTable } from './zones.js';
 
 export interface JqEngineOptions {
@@ -74,7 +74,7 @@ export class JqEngine {
   async run(req: JqRunRequest): Promise<JqResult> {
     const { context } = req;
     const variables = req.variables ?? {};
-    const program = wrapProgram(req.program, Object.keys(variables));
+    const program = wrapProgram(req.program, Object.keys(variables), this.outputLimit());
     const zones: Record<string, ZoneTable> = {};
     for (const name of new Set(['UTC', context.timezone, ...zoneNamesIn(req.program)])) zones[name] = zoneTable(name).table;
     const answers: Record<string, unknown> = {};
@@ -93,9 +93,19 @@ export class JqEngine {
         if (spent >= this.options.timeoutMs) throw timeoutError(this.options.timeoutMs);
         continue;
       }
-      if (!result.ok) throw failure(result, rest);
-      return new JqResult(result.stdout.split('\n').filter((line) => line.length > 0));
+      if (!result.ok) {
+        if ('exitCode' in result && result.exitCode !== 3 && rest.split('\n').some((l) => l.endsWith(`: ${OUTPUT_LIMIT_MARK}`))) {
+          throw new JqError('JQ_MEMORY', `the jq program was stopped: its result is larger than ${this.outputLimit() / 1024 / 1024} MB (JQ_MAX_MEMORY / 8)`);
+        }
+        throw failure(result, rest, req.program.split('\n').length);
+      }
+      return new JqResult((result.stdout ?? '').split('\n').filter((line) => line.length > 0));
     }
+  }
+
+  /** Characters of output allowed: an eighth of the memory bound (jq-web keeps 8 bytes per character). */
+  private outputLimit(): number {
+    return Math.floor((this.options.memoryMb * 1024 * 1024) / 8);
   }
 
   async close(): Promise<void> {
@@ -142,10 +152,15 @@ function splitStderr(stderr: string): { requests: Request[]; rest: string } {
 }
 
 /** A clear message from jq's stderr: compile errors (exit 3) are the caller's invalid program. */
-function failure(result: Exclude<JqTaskResult, { ok: true }>, stderr: string): JqError {
+function failure(result: Exclude<JqTaskResult, { ok: true }>, stderr: string, programLines: number): JqError {
   if ('exitCode' in result && result.exitCode === 3) {
     const lines = stderr.split('\n').filter((l) => l.startsWith('jq: error: ')).map((l) => l.slice('jq: error: '.length).replace(/:$/, ''));
-    const text = lines.map((l) => l.replace(' (Unix shell quoting issues?)', '').replace('at <top-level>, line', 'at line')).join('; ');
+    const text = lines
+      .map((l) => l.replace(' (Unix shell quoting issues?)', '').replace('at <top-level>, line', 'at line'))
+      // The wrapper continues after the program on a new line: a program that stops early is
+      // reported there; say what it means for the caller's text.
+      .map((l) => l.replace(/^syntax error, unexpected .* at line (\d+)$/, (m, n: string) => (Number(n) > programLines ? `syntax error, unexpected end of file at line ${programLines}` : m)))
+      .join('; ');
     return new JqError('JQ_INVALID', `invalid jq expression: ${text || 'compile error'}`);
   }
   const message = stderr.replace(/^jq: error \(at [^)]*\)(?: \(not a string\))?: /gm, '').trim();

@@ -1,11 +1,11 @@
 // The jq feature as a Nest module: the engine (one worker pool per process), the /jq-query route and
 // the cache hook. It relies on AppModule's global providers (SvcRuntime, CONFIG, LOGGER, and
 // IdentityService, RoleGate, APOLLO by token); src/jq/wiring.md lists how the app imports it.
-import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { JQ_QUERY_PATH, JqController } from '../http/jq.controller.js';
-import { JQ_CACHE, NoJqCache } from './cache.js';
+import { JQ_CACHE, type JqCache, NoJqCache } from './cache.js';
 import { JqEngine, jqOptionsFromEnv } from './engine.js';
 
 /**
@@ -37,13 +37,19 @@ class JqErrorShape implements OnModuleInit {
   }
 }
 
+const ENGINE: Provider = { provide: JqEngine, useFactory: () => new JqEngine(jqOptionsFromEnv()) };
+
+/** Without a cache (NoJqCache); `JqModule.withCache(...)` plugs one in. */
 @Module({
   controllers: [JqController],
-  providers: [
-    { provide: JqEngine, useFactory: () => new JqEngine(jqOptionsFromEnv()) },
-    { provide: JQ_CACHE, useClass: NoJqCache },
-    JqErrorShape,
-  ],
+  providers: [ENGINE, { provide: JQ_CACHE, useClass: NoJqCache }, JqErrorShape],
   exports: [JqEngine, JQ_CACHE],
 })
-export class JqModule {}
+export class JqModule {
+  /** The same module with the /jq-query cache given as a value or a provider definition of JQ_CACHE. */
+  static withCache(cache: JqCache | Omit<Extract<Provider, { provide: unknown }>, 'provide'>): DynamicModule {
+    const provider = 'get' in cache && 'set' in cache ? { provide: JQ_CACHE, useValue: cache } : ({ ...cache, provide: JQ_CACHE } as Provider);
+    // Nest adds these after the decorator's providers, so this JQ_CACHE replaces NoJqCache.
+    return { module: JqModule, providers: [provider] };
+  }
+}

@@ -48,9 +48,11 @@ export class JqPool {
       minThreads: 1,
       maxThreads: options.threads,
       idleTimeout: 60_000,
-      // The JS heap of a worker holds the input and output texts; jq's own heap is bounded inside
-      // the worker (see worker-source.ts).
-      resourceLimits: { maxOldGenerationSizeMb: Math.max(64, options.memoryMb), maxYoungGenerationSizeMb: 32 },
+      // jq's own heap is bounded inside the worker (worker-source.ts) and its output by the program
+      // wrapper (prelude.ts). The JS heap holds the input and the output bytes (8 bytes each in
+      // jq-web's arrays), so its limit sits well above what those bounds allow: a worker that hits
+      // it can bring the process down on Node 20 instead of failing alone.
+      resourceLimits: { maxOldGenerationSizeMb: 2 * options.memoryMb + 256, maxYoungGenerationSizeMb: 32 },
     });
   }
 

@@ -101,6 +101,8 @@ def roundTime($unit; $tz):
     elif $unit == "month" then ($days | __svc_civil) as $c | __svc_days($c[0]; $c[1]; 1) * 86400
     elif $unit == "quarter" then ($days | __svc_civil) as $c | __svc_days($c[0]; ($c[1] - 1) - (($c[1] - 1) % 3) + 1; 1) * 86400
     elif $unit == "year" then ($days | __svc_civil) as $c | __svc_days($c[0]; 1; 1) * 86400
+    elif ($unit | type) != "number" and (($unit | type) != "string" or ($unit | test("^\\s*[+-]?\\s*\\d") | not)) then
+      error("roundTime: unknown unit \($unit | tojson) (use second, minute, hour, day, week, month, quarter, year or a duration such as \"15m\")")
     else ($unit | __svc_duration) as $d
       | if $d.mo != 0 then error("roundTime: use \"month\" or \"year\" instead of \($unit | tojson)")
         else ($d.s + $d.d * 86400) as $step
@@ -140,20 +142,40 @@ def querySvc($text; $vars):
 def querySvc($text): querySvc($text; {});
 `;
 
+// Everything a program writes ends up in JavaScript arrays of the worker, one element per byte: a
+// runaway writer (`range(1e12)`, `debug` in a loop, a huge error message) would exhaust the worker's
+// heap, and a worker dying of that can take the whole process with it (Node 20). So the program's
+// own stderr is silenced, error messages are cut, and the outputs are counted (see wrapProgram).
+const GUARDS = String.raw`
+def __svc_error: error;
+def error: if type == "string" and length > 65536 then .[0:65536] + "..." else . end | __svc_error;
+def debug: .;
+def debug(msg): .;
+def stderr: .;
+def halt_error($code): error(if type == "string" then . else tojson end);
+def halt_error: halt_error(5);
+`;
+
+/** The error text the output guard raises; the engine reports it as JQ_MEMORY. */
+export const OUTPUT_LIMIT_MARK = '__svc: output limit';
+
 /** jq identifiers that a GraphQL variable can be bound to (`$name`); `__`-names stay ours. */
 const BINDABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The text run by jq: variable bindings, then the definitions, then the caller's program, all on
- * the program's first line so that jq's line numbers in error messages stay the caller's.
+ * the program's first line so that jq's line numbers in error messages stay the caller's. The
+ * program becomes a function whose outputs leave as JSON texts (run with -r), each counted against
+ * `outputLimit` characters; it ends with a newline so that a trailing comment cannot hide the rest.
  */
-export function wrapProgram(program: string, variableNames: Iterable<string>): string {
+export function wrapProgram(program: string, variableNames: Iterable<string>, outputLimit: number): string {
   const bindings = [...variableNames]
     .filter((n) => BINDABLE.test(n) && !n.startsWith('__'))
     .map((n) => `$__svc.vars["${n}"] as $${n} | `)
     .join('');
   const body = program.trim() ? program : '.';
-  return bindings + PRELUDE + body;
+  const guard = `foreach (__svc_main | tojson) as $s (0; . + ($s | length); if . > ${Math.floor(outputLimit)} then ${JSON.stringify(OUTPUT_LIMIT_MARK)} | __svc_error else $s end)`;
+  return `${bindings}${PRELUDE}def __svc_main: ${body}\n; ${guard}`;
 }
 
-const PRELUDE = (HELPERS + PUBLIC).replace(/\s*\n\s*/g, ' ').trim() + ' ';
+const PRELUDE = (HELPERS + PUBLIC + GUARDS).replace(/\s*\n\s*/g, ' ').trim() + ' ';

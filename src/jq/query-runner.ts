@@ -4,19 +4,22 @@ import type { GraphQLError } from 'graphql';
 import { executeInProcess } from '../executor/in-process.js';
 import type { Identity } from '../executor/request-context.js';
 import type { WriteEvents } from '../executor/write-events.js';
+import type { PermissionService } from '../permissions/service.js';
 import type { SchemaService } from '../schema/service.js';
 import { type QueryRunner, responseBody } from './context.js';
 
 export interface QueryRunnerDeps {
   readonly schemas: SchemaService;
   readonly writes?: WriteEvents;
+  /** The caller's role permissions apply to its querySvc queries (SPEC §7). */
+  readonly permissions?: PermissionService;
   /** Formats errors as /query does (src/http/graphql-server.ts `formatError`); default: toJSON. */
   readonly formatError?: (error: GraphQLError) => ReturnType<GraphQLError['toJSON']>;
 }
 
 export function inProcessQueryRunner(deps: QueryRunnerDeps, identity: Identity): QueryRunner {
   return async (query, variables) => {
-    const result = await executeInProcess(deps.schemas, { query, variables, identity }, deps.writes);
+    const result = await executeInProcess(deps.schemas, { query, variables, identity }, deps.writes, deps.permissions);
     return responseBody(result, deps.formatError);
   };
 }

@@ -35,3 +35,32 @@ export async function applyJqVariable<V extends Record<string, unknown> | null |
   }
   return { ...rest, ...(value as Record<string, unknown>) };
 }
+
+/**
+ * `_jq` for a whole /query request: the `variables` of a POST body, or the URL-encoded JSON
+ * `variables` parameter of a GET. Returns what Apollo should get; unchanged when there is no `_jq`.
+ */
+export async function applyJqVariableToRequest(
+  request: { method: string; body: unknown; search: string },
+  engine: JqEngine,
+  ctx: JqContext,
+): Promise<{ body: unknown; search: string }> {
+  const { method, body, search } = request;
+  if (method.toUpperCase() === 'POST') {
+    const vars = body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
+    if (!vars || typeof vars !== 'object' || Array.isArray(vars) || !(JQ_VARIABLE in vars)) return { body, search };
+    return { body: { ...(body as object), variables: await applyJqVariable(vars as Record<string, unknown>, engine, ctx) }, search };
+  }
+  const params = new URLSearchParams(search);
+  const text = params.get('variables');
+  if (!text || !text.includes(JQ_VARIABLE)) return { body, search };
+  let vars: unknown;
+  try {
+    vars = JSON.parse(text);
+  } catch {
+    return { body, search }; // Apollo reports the malformed parameter
+  }
+  if (!vars || typeof vars !== 'object' || Array.isArray(vars) || !(JQ_VARIABLE in vars)) return { body, search };
+  params.set('variables', JSON.stringify(await applyJqVariable(vars as Record<string, unknown>, engine, ctx)));
+  return { body, search: `?${params.toString()}` };
+}

@@ -44,7 +44,7 @@ module.exports = async function run(task) {
   captured = '';
   const started = Date.now();
   try {
-    const stdout = jq.raw(task.input, task.program, ['-c', '--argjson', '__svc', task.svc]);
+    const stdout = jq.raw(task.input, task.program, ['-r', '--argjson', '__svc', task.svc]) || '';
     return { ok: true, stdout, stderr: captured, ms: Date.now() - started };
   } catch (e) {
     if (e && typeof e.exitCode === 'number') {

@@ -1,18 +1,47 @@
 // T_filter input -> FilterNode (SPEC §4.1). Sibling keys combine with AND.
-import type { ColumnField, DataObject, Relation } from '../catalog/model.js';
+import { type ColumnField, type DataObject, isScalar, type Relation, type ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
-import type { ColumnExpr } from './ir/expr.js';
+import type { ColumnExpr, ParamExpr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { FromNode } from './ir/select.js';
 import { fieldExpr } from './fields.js';
 
 const and = (items: FilterNode[]): FilterNode => (items.length === 1 ? items[0]! : { kind: 'and', items });
 
-export function fromFor(ctx: PlanContext, obj: DataObject, alias: string): FromNode {
-  return obj.sql !== undefined
-    ? { kind: 'from', alias, name: [], sql: obj.sql }
-    : { kind: 'from', alias, name: ctx.tableName(obj) };
+/**
+ * Where rows of `obj` come from. For `@view(sql:)`, `[$name]` takes the view argument `name`,
+ * `[$auth.x]` the caller's value and `[$catalog]` the source name; a missing value is NULL
+ * (SPEC §3.3). All of them become parameters.
+ */
+export function fromFor(ctx: PlanContext, obj: DataObject, alias: string, viewArgs?: Record<string, unknown> | null): FromNode {
+  if (obj.sql === undefined) return { kind: 'from', alias, name: ctx.tableName(obj) };
+  const input = obj.args ? ctx.index.inputs.get(obj.args.input) : undefined;
+  const parts: NonNullable<FromNode['sql']>[number][] = [];
+  let last = 0;
+  for (const m of obj.sql.matchAll(/\[\$([A-Za-z_][A-Za-z0-9_.]*)\]/g)) {
+    parts.push(obj.sql.slice(last, m.index));
+    const name = m[1]!;
+    let value: unknown = null;
+    let scalar: ScalarName = 'String';
+    if (name === 'catalog') {
+      // The source's own namespace (attached database and schema, or PostgreSQL schema), so view
+      // SQL can name its tables: `FROM [$catalog].orders`.
+      parts.push({ kind: 'ident', parts: ctx.tableName({ ...obj, table: '_' }).slice(0, -1) });
+      last = m.index + m[0].length;
+      continue;
+    }
+    if (name.startsWith('auth.')) value = ctx.authVars[name.slice(5)] ?? null;
+    else {
+      value = viewArgs?.[name] ?? null;
+      const t = input?.fields.find((f) => f.name === name)?.type;
+      if (t && isScalar(t)) scalar = t;
+    }
+    parts.push({ kind: 'param', value, scalar });
+    last = m.index + m[0].length;
+  }
+  parts.push(obj.sql.slice(last));
+  return { kind: 'from', alias, name: [], sql: parts };
 }
 
 export function objectOf(ctx: PlanContext, name: string): DataObject {

@@ -39,7 +39,7 @@ export function rowsSelect(ctx: PlanContext, obj: DataObject, alias: string, arg
   const where = andAll(filter ? planFilter(ctx, obj, alias, filter) : undefined, guard(ctx, obj, alias));
   return {
     kind: 'select',
-    from: fromFor(ctx, obj, alias),
+    from: fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined),
     fields: [],
     ...(where ? { where } : {}),
     ...(correlate ? { correlate } : {}),

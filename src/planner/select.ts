@@ -134,7 +134,7 @@ function existsRelated(ctx: PlanContext, sel: SelectNode): FilterNode {
 function planRelationList(
   ctx: PlanContext, target: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args, corr: FilterNode,
 ): SelectNode {
-  const base = planSelect(ctx, target, alias, type, nodes, { filter: args.filter, distinct_on: args.distinct_on });
+  const base = planSelect(ctx, target, alias, type, nodes, { filter: args.filter, distinct_on: args.distinct_on, args: args.args });
   const wholeOrder = orderItems(base, args.order_by as OrderArg[] | undefined, target);
   const nestedOrder = args.nested_order_by ? orderItems(base, args.nested_order_by as OrderArg[], target) : wholeOrder;
   const hasWhole = args.limit !== undefined && args.limit !== null || (args.offset !== undefined && args.offset !== null && args.offset !== 0);
@@ -181,7 +181,7 @@ export function planSelect(
   });
   const sel: SelectNode = {
     kind: 'select',
-    from: fromFor(ctx, obj, alias),
+    from: fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined),
     fields: planned.fields,
     ...(where.length ? { where: where.length === 1 ? where[0]! : { kind: 'and', items: where } } : {}),
     orderBy: [],

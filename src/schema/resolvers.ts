@@ -99,7 +99,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
     const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
     const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
       const alias = pctx.nextAlias();
-      const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({}));
+      const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({ args: args.args }));
       return run({ kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
     };
     const stamped = (_op: 'insert' | 'update', data: Args): Args =>

@@ -1,7 +1,7 @@
 // ResolvedCatalogs -> the SDL of the whole served schema plus an index that tells the runtime what
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
-import type { DataObject, ResolvedCatalog, UniqueKey } from '../catalog/model.js';
+import type { DataObject, InputType, ResolvedCatalog, UniqueKey } from '../catalog/model.js';
 import { listArgs, names, objectSdl } from './object-sdl.js';
 import { baseSdl } from './scalars.js';
 
@@ -28,6 +28,8 @@ export interface SystemFunction {
 
 export interface SchemaIndex {
   readonly objects: ReadonlyMap<string, DataObject>;
+  /** Input types of the catalogs (`@args` of parameterized views). */
+  readonly inputs: ReadonlyMap<string, InputType>;
   /** `ParentType.field` -> data root field. */
   readonly roots: ReadonlyMap<string, DataRootField>;
   /** `ParentType.field` -> system function handler id. */
@@ -163,5 +165,6 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   }
   if (!out.sdl.some((s) => s.startsWith('type Mutation {'))) out.sdl.push('type Mutation {\n  function: MutationFunction\n}');
   out.modules.add('Mutation.function');
-  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, roots: out.roots, functions: out.functions, modules: out.modules } };
+  const inputs = new Map(sorted.flatMap((c) => c.inputs.map((i) => [i.name, i] as const)));
+  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, inputs, roots: out.roots, functions: out.functions, modules: out.modules } };
 }

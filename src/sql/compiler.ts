@@ -162,16 +162,18 @@ export abstract class SqlCompiler {
   }
 
   protected from(sel: SelectNode, ctx: SqlContext): string {
-    if (!sel.pre) return this.fromNode(sel.from);
+    if (!sel.pre) return this.fromNode(sel.from, ctx);
     const pre = sel.pre;
     const order = this.orderList(pre.orderBy, ctx);
     const where = pre.where ? ` WHERE ${this.filter(pre.where, ctx)}` : '';
-    const src = this.fromNode({ ...sel.from, alias: sel.from.alias });
+    const src = this.fromNode({ ...sel.from, alias: sel.from.alias }, ctx);
     return `(SELECT ${this.quoteIdentifier(sel.from.alias)}.* FROM ${src}${where}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(pre.limit, pre.offset, ctx)}) AS ${this.quoteIdentifier(sel.from.alias)}`;
   }
 
-  protected fromNode(f: FromNode): string {
-    const target = f.sql !== undefined ? `(${f.sql})` : f.name.map((n) => this.quoteIdentifier(n)).join('.');
+  protected fromNode(f: FromNode, ctx: SqlContext): string {
+    // Catalog SQL of a view; its `[$arg]` placeholders arrive as parameters, never as text.
+    const sql = f.sql?.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.param(p, ctx))).join('');
+    const target = sql !== undefined ? `(${sql})` : f.name.map((n) => this.quoteIdentifier(n)).join('.');
     return `${target} AS ${this.quoteIdentifier(f.alias)}`;
   }
 
@@ -238,7 +240,7 @@ export abstract class SqlCompiler {
       case 'agg_ref':
         return this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':
-        return `(SELECT ${this.aggregateCall(e.fn, e.arg ? this.expr(e.arg, ctx) : undefined, false, undefined, undefined)} FROM ${this.fromNode(e.from)} WHERE ${this.filter(e.where, ctx)})`;
+        return `(SELECT ${this.aggregateCall(e.fn, e.arg ? this.expr(e.arg, ctx) : undefined, false, undefined, undefined)} FROM ${this.fromNode(e.from, ctx)} WHERE ${this.filter(e.where, ctx)})`;
       default:
         throw new UnreachableCaseError(e);
     }
@@ -257,7 +259,7 @@ export abstract class SqlCompiler {
       case 'columns_equal':
         return `${this.expr(f.left, ctx)} = ${this.expr(f.right, ctx)}`;
       case 'exists':
-        return `EXISTS (SELECT 1 FROM ${this.fromNode(f.from)} WHERE ${this.filter(f.where, ctx)})`;
+        return `EXISTS (SELECT 1 FROM ${this.fromNode(f.from, ctx)} WHERE ${this.filter(f.where, ctx)})`;
       case 'compare':
         return this.compare(f, ctx);
       default:
@@ -318,7 +320,7 @@ export abstract class SqlCompiler {
   /** The rows being aggregated, with N:1 joins; limits before aggregation need a derived table. */
   private aggSource(node: AggregateNode, ctx: SqlContext): string {
     const rows = node.rows;
-    const joins = node.joins.map((j) => ` LEFT JOIN ${this.fromNode(j.from)} ON ${this.filter(j.on, ctx)}`).join('');
+    const joins = node.joins.map((j) => ` LEFT JOIN ${this.fromNode(j.from, ctx)} ON ${this.filter(j.on, ctx)}`).join('');
     const limited = rows.limit !== undefined || rows.offset !== undefined || rows.distinctOn?.length;
     if (!limited) return `${this.from(rows, ctx)}${joins}${this.whereClause(rows, ctx)}`;
     const order = this.orderList(this.effectiveOrder(rows), ctx);

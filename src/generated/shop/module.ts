@@ -3,7 +3,7 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { executeInProcess } from '../../executor/in-process.js';
 import type { Identity } from '../../executor/request-context.js';
 import { SvcRuntime } from '../../system/runtime.js';
-import type { ShopCategories, ShopCustomerRevenue, ShopCustomers, ShopOrderItems, ShopOrders, ShopProductTags, ShopProducts, ShopTags } from './types.js';
+import type { ShopCategories, ShopCustomerRevenue, ShopCustomers, ShopOrderItems, ShopOrders, ShopOrdersSince, ShopProductTags, ShopProducts, ShopTags } from './types.js';
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
@@ -63,6 +63,13 @@ export class ShopClient {
     const query = `query($filter: shop_orders_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { shop_orders(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
     return dig(data, ["shop_orders"]) as Pick<ShopOrders, K>[];
+  }
+
+  /** Rows of "shop_orders_since" with the chosen fields (one statement, SPEC §5). */
+  async orders_since<K extends keyof ShopOrdersSince & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<ShopOrdersSince, K>[]> {
+    const query = `query($filter: shop_orders_since_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { shop_orders_since(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } }`;
+    const data = await this.query(query, { limit: 2000, offset: 0, ...args });
+    return dig(data, ["shop_orders_since"]) as Pick<ShopOrdersSince, K>[];
   }
 
   /** Rows of "shop_product_tags" with the chosen fields (one statement, SPEC §5). */

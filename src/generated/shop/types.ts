@@ -40,6 +40,7 @@ export interface ShopCustomers {
   created_at?: string | null;
   orders?: ShopOrders[] | null;
   revenue?: ShopCustomerRevenue[] | null;
+  orders_since?: ShopOrdersSince[] | null;
 }
 
 export interface ShopCustomersInput {
@@ -87,6 +88,22 @@ export interface ShopOrdersInput {
   ordered_at?: string | null;
   ship_date?: string | null;
   note?: string | null;
+}
+
+/** Orders in a time window: a view with required arguments; its SQL names tables through [$catalog]. */
+export interface ShopOrdersSince {
+  id: number;
+  customer_id: number;
+  status: string;
+  ordered_at: string;
+  customer?: ShopCustomers | null;
+}
+
+export interface ShopOrdersSinceInput {
+  id?: number | null;
+  customer_id?: number | null;
+  status?: string | null;
+  ordered_at?: string | null;
 }
 
 /** Junction: which tags a product carries (many-to-many). */

@@ -10,7 +10,8 @@ export interface FromNode {
   readonly alias: string;
   /** Qualified name parts, e.g. ['shop', 'main', 'orders']; empty when `sql` is set. */
   readonly name: readonly string[];
-  readonly sql?: string;
+  /** `@view(sql:)` text with its placeholders as parameters. */
+  readonly sql?: readonly (string | import('./expr.js').ParamExpr | { readonly kind: 'ident'; readonly parts: readonly string[] })[];
 }
 
 export interface OrderItem {

@@ -1,0 +1,53 @@
+// Cache keys (SPEC §9): an explicit key or a hash of the field's text and variables, always
+// namespaced by role, user id, timezone and schema version, so that no user is ever served rows
+// cached for another user, another zone's rendering of timestamps, or an older schema.
+import { createHash } from 'node:crypto';
+
+export interface CacheKeyParts {
+  /** The query text (or the printed field) the result answers. */
+  readonly query?: string;
+  readonly variables?: Readonly<Record<string, unknown>> | null;
+  readonly operationName?: string | null;
+  /** Path of the cached field within the operation, e.g. `shop.products`. */
+  readonly fieldPath?: string;
+  readonly role: string;
+  readonly userId?: string | null;
+  readonly timezone?: string | null;
+  readonly schemaVersion?: string | number | null;
+  /** `@cache(key:)`; `$name` references are replaced by the variable's value (see expandKey). */
+  readonly explicitKey?: string | null;
+}
+
+/** sha256 (hex) of the parts; equal parts (variables in any key order) give equal keys. */
+export function cacheKey(parts: CacheKeyParts): string {
+  const scope = [parts.role, parts.userId ?? '', parts.timezone ?? '', String(parts.schemaVersion ?? '')];
+  const what = parts.explicitKey
+    ? ['key', expandKey(parts.explicitKey, parts.variables ?? undefined)]
+    : ['query', parts.query ?? '', parts.operationName ?? '', parts.fieldPath ?? '', stableJson(parts.variables ?? null)];
+  return createHash('sha256').update(stableJson([...scope, ...what])).digest('hex');
+}
+
+/** `"products:$category"` with `{category: "tea"}` -> `products:"tea"` (JSON of the value, so `1` and `"1"` differ). */
+export function expandKey(template: string, variables: Readonly<Record<string, unknown>> | undefined): string {
+  return template.replace(/\$([A-Za-z_][A-Za-z0-9_]*)/g, (_m, name: string) => stableJson(variables?.[name] ?? null));
+}
+
+/** JSON with object keys sorted at every level; BigInt as `<digits>n` (only ever hashed, never read back). */
+export function stableJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object') {
+    const withJson = value as { toJSON?: () => unknown };
+    if (typeof withJson.toJSON === 'function') return stableJson(withJson.toJSON());
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** sha256 (hex) of a request body: its text when it is text, else its JSON. */
+export function hashBody(body: unknown): string {
+  return createHash('sha256').update(typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).digest('hex');
+}

@@ -1,0 +1,52 @@
+// Runs the jq() fields of an operation once Apollo has its result (src/jq/fields.ts). Added to
+// Apollo's plugins after responsePlugin (src/http/graphql-server.ts); see src/jq/wiring.md.
+import type { ApolloServerPlugin, GraphQLRequestContextWillSendResponse } from '@apollo/server';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import type { RequestContext } from '../executor/request-context.js';
+import type { WriteEvents } from '../executor/write-events.js';
+import type { PermissionService } from '../permissions/service.js';
+import type { SchemaService } from '../schema/service.js';
+import type { JqEngine } from './engine.js';
+import { applyJqFields, mentionsJq } from './fields.js';
+import { inProcessQueryRunner } from './query-runner.js';
+import { requestTimezone } from './timezone.js';
+
+export interface JqFieldsPluginDeps {
+  readonly engine: JqEngine;
+  readonly schemas: SchemaService;
+  readonly writes?: WriteEvents;
+  readonly permissions?: PermissionService;
+  /** Config DB_TIMEZONE: the zone when the request names none. */
+  readonly dbTimezone?: string;
+  /** How /query formats errors, for querySvc answers (graphql-server.ts `formatError`). */
+  readonly formatError?: (error: GraphQLError) => GraphQLFormattedError;
+}
+
+export function jqFieldsPlugin(deps: JqFieldsPluginDeps): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse(rc: GraphQLRequestContextWillSendResponse<RequestContext>) {
+          const body = rc.response.body;
+          if (body.kind !== 'single' || !rc.document || !mentionsJq(rc.document)) return;
+          const identity = rc.contextValue.identity;
+          let timezone: string;
+          try {
+            timezone = requestTimezone(Object.fromEntries(rc.request.http?.headers ?? []), deps.dbTimezone);
+          } catch {
+            // An unknown zone is refused before execution (SPEC §10); do not fail the response here.
+            timezone = 'UTC';
+          }
+          await applyJqFields({
+            result: body.singleResult,
+            document: rc.document,
+            operationName: rc.operationName,
+            variables: rc.request.variables,
+            engine: deps.engine,
+            context: { identity, timezone, querySvc: inProcessQueryRunner(deps, identity) },
+          });
+        },
+      };
+    },
+  };
+}
