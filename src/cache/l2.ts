@@ -7,6 +7,7 @@
 // timeout is a miss (or a skipped write), the first failure logs one warning, and node-redis keeps
 // reconnecting in the background.
 import { createClient, type RedisClientType } from '@keyv/redis';
+import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { StoredEntry } from './l1.js';
 import { cacheMetrics } from './metrics.js';
@@ -119,10 +120,14 @@ export class RedisStore {
       return 0;
     }
     const removed = tags === null ? await this.deletePrefix() : await this.deleteTags(tags);
-    if (removed === undefined) this.remember(tags);
+    if (removed === undefined) {
+      // Redis failed half-way: the replay deletes and publishes once it answers again.
+      this.remember(tags);
+      return 0;
+    }
     const msg: InvalidationMessage = { from: this.instanceId, tags };
     await this.run(() => this.client.publish(this.channel, JSON.stringify(msg)));
-    return removed ?? 0;
+    return removed;
   }
 
   async close(): Promise<void> {
@@ -161,16 +166,19 @@ export class RedisStore {
   /** Runs one command with the timeout; a failure is logged once and yields undefined. */
   private async run<T>(command: () => Promise<T>, rethrow = false): Promise<T | undefined> {
     let timer: NodeJS.Timeout | undefined;
-    const p = command();
+    let p: Promise<T> | undefined;
     try {
-      return await Promise.race([
+      p = command();
+      const result = await Promise.race([
         p,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`redis command timed out after ${this.options.commandTimeoutMs} ms`)), this.options.commandTimeoutMs);
         }),
       ]);
+      if (this.warned) this.recovered();
+      return result;
     } catch (e) {
-      p.catch(() => undefined);
+      p?.catch(() => undefined);
       if (rethrow) throw e;
       this.failed(e);
       return undefined;
@@ -191,13 +199,19 @@ export class RedisStore {
     this.log.warn({ err: e instanceof Error ? e.message : String(e), address: this.options.address }, 'cache: Redis (L2) unavailable; continuing with L1 only until it returns');
   }
 
+  /** Connected again, or a command succeeded after failures: the next failure warns again. */
+  private recovered(): void {
+    cacheMetrics.l2Up.set(1);
+    if (this.warned) this.log.info({ address: this.options.address }, 'cache: Redis (L2) is back');
+    this.warned = false;
+  }
+
   private watch(events: RedisEvents): void {
     this.client.on('error', (e: unknown) => this.down(e));
-    this.subscriber.on('error', (e: unknown) => this.down(e));
+    // The subscriber fails together with the client; the client's error is the one reported.
+    this.subscriber.on('error', () => undefined);
     this.client.on('ready', () => {
-      cacheMetrics.l2Up.set(1);
-      if (this.warned) this.log.info({ address: this.options.address }, 'cache: Redis (L2) is back');
-      this.warned = false;
+      this.recovered();
       void this.replay();
     });
     this.subscriber.on('ready', () => events.resubscribed());
@@ -256,7 +270,7 @@ function connection(address: string): { url?: string; socket: { host?: string; p
   const common = { connectTimeout: 1000, reconnectStrategy: (n: number) => Math.min(50 * 2 ** n, 2000) };
   if (address.includes('://')) return { url: address, socket: common };
   const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(address) ?? /^([^:]+)(?::(\d+))?$/.exec(address);
-  if (!m) throw new Error(`cache: invalid CACHE_L2_ADDRESSES entry ${JSON.stringify(address)}: use host:port`);
+  if (!m) throw new PublicError(ErrorCode.ConfigInvalid, `invalid CACHE_L2_ADDRESSES entry ${JSON.stringify(address)}: use host:port`);
   return { socket: { ...common, host: m[1]!, port: m[2] ? Number(m[2]) : 6379 } };
 }
 

@@ -19,6 +19,8 @@ export interface PlanContext {
   readonly authVars: Readonly<Record<string, unknown>>;
   /** Set while planning a permission filter itself: its own relations are not guarded again. */
   readonly inGuard?: boolean;
+  /** `@with_deleted` on the root field: soft-deleted rows are read too. */
+  readonly withDeleted?: boolean;
 }
 
 export function aliasCounter(): () => string {

@@ -20,3 +20,24 @@ export function sqlTemplate(obj: DataObject, alias: string, template: string): R
   parts.push(template.slice(last));
   return { kind: 'raw', parts };
 }
+
+/**
+ * Catalog SQL that names columns bare (`deleted_at IS NULL`, as soft_delete_cond is usually
+ * written) or as `[field]`: both become columns of `alias`. Quoted text is left alone.
+ */
+export function columnSql(obj: DataObject, alias: string, template: string): RawSqlExpr {
+  const parts: RawSqlExpr['parts'][number][] = [];
+  const byName = new Map<string, string>();
+  for (const f of obj.fields) if (f.sql === undefined) byName.set(f.name, f.column).set(f.column, f.column);
+  const token = /'(?:[^']|'')*'|"(?:[^"]|"")*"|\[([A-Za-z_][A-Za-z0-9_]*)\]|\b([A-Za-z_][A-Za-z0-9_]*)\b/g;
+  let last = 0;
+  for (const m of template.matchAll(token)) {
+    const name = m[1] ?? m[2];
+    const column = name ? byName.get(name) : undefined;
+    if (!column) continue;
+    parts.push(template.slice(last, m.index), { kind: 'column', table: alias, column });
+    last = m.index + m[0].length;
+  }
+  parts.push(template.slice(last));
+  return { kind: 'raw', parts };
+}

@@ -5,7 +5,7 @@ import type { PlanContext } from './context.js';
 import type { ColumnExpr, ParamExpr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { FromNode } from './ir/select.js';
-import { fieldExpr } from './fields.js';
+import { columnSql, fieldExpr } from './fields.js';
 
 const and = (items: FilterNode[]): FilterNode => (items.length === 1 ? items[0]! : { kind: 'and', items });
 
@@ -140,10 +140,12 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
  * direction, relation filters, aggregations, ordering paths) sees rows the role may not read.
  */
 export function guard(ctx: PlanContext, obj: DataObject, alias: string): FilterNode | undefined {
-  if (ctx.access.unrestricted || ctx.inGuard) return undefined;
+  // Soft-deleted rows are absent wherever the object is read, unless @with_deleted (SPEC §3.3).
+  const live: FilterNode | undefined = obj.softDelete?.cond && !ctx.withDeleted ? { kind: 'sql', expr: columnSql(obj, alias, obj.softDelete.cond) } : undefined;
+  if (ctx.access.unrestricted || ctx.inGuard) return live;
   const filter = ctx.access.readFilter(obj.name, ctx.authVars);
-  if (!filter) return undefined;
-  return planFilter({ ...ctx, inGuard: true }, obj, alias, filter);
+  if (!filter) return live;
+  return andAll(live, planFilter({ ...ctx, inGuard: true }, obj, alias, filter));
 }
 
 /** `a AND b`, skipping absent parts. */

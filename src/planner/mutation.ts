@@ -4,7 +4,7 @@ import type { ColumnField, DataObject, Relation } from '../catalog/model.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
-import { objectOf, planFilter } from './filter.js';
+import { andAll, guard, objectOf, planFilter } from './filter.js';
 import type { ParamExpr } from './ir/expr.js';
 import type { DeleteNode, UpdateNode } from './ir/mutation.js';
 
@@ -78,9 +78,15 @@ export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<str
   return { kind: 'update', table: ctx.tableName(obj), alias, set, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
 }
 
-export function planDelete(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined): DeleteNode {
+export function planDelete(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined): DeleteNode | UpdateNode {
   writable(obj);
   if (ctx.access.objectDenied('delete', obj.name)) throw forbidden();
   const alias = ctx.nextAlias();
+  if (obj.softDelete?.set) {
+    // Soft delete: mark the live rows as deleted instead of removing them.
+    const live = guard({ ...ctx, withDeleted: false }, obj, alias);
+    const where = andAll(filter ? planFilter(ctx, obj, alias, filter) : undefined, live);
+    return { kind: 'update', table: ctx.tableName(obj), alias, set: [], rawSet: obj.softDelete.set, ...(where ? { where } : {}) };
+  }
   return { kind: 'delete', table: ctx.tableName(obj), alias, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
 }

@@ -34,7 +34,9 @@ export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _a
   source && typeof source === 'object' ? (source as Record<string, unknown>)[info.path.key as string] : undefined;
 
 function planContext(info: GraphQLResolveInfo, index: SchemaIndex, registry: SourceRegistry, ctx: RequestContext): PlanContext {
+  const withDeleted = info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'with_deleted'));
   return {
+    ...(withDeleted ? { withDeleted } : {}),
     access: ctx.access,
     authVars: ctx.authVars,
     schema: info.schema,

@@ -65,6 +65,16 @@ export const subAggregationTypeName = (scalar: ScalarName): string => `${scalar}
 export function baseSdl(): string {
   const scalars = ['BigInt', 'Date', 'Time', 'Timestamp', 'DateTime', 'Interval', 'JSON', 'Geometry', 'IntRange', 'BigIntRange', 'TimestampRange', 'H3Cell', 'Vector'];
   const parts: string[] = scalars.map((s) => `scalar ${s}`);
+  // Query-time directives (SPEC §4.5), declared so that documents using them validate.
+  parts.push(
+    '"Cache this field\'s result (SPEC §9)."\ndirective @cache(ttl: Int, key: String, tags: [String!]) on FIELD',
+    '"Do not cache this field, even when its type is cached by default."\ndirective @no_cache on FIELD',
+    '"Run the field and replace its cached result."\ndirective @invalidate_cache on FIELD',
+    '"Report timings of this field in extensions.stats."\ndirective @stats on FIELD',
+    '"Include soft-deleted rows."\ndirective @with_deleted on FIELD',
+    '"Return a list relation as joined rows."\ndirective @unnest on FIELD',
+    '"Do not push this field down into the source\'s statement."\ndirective @no_pushdown on FIELD',
+  );
   parts.push(
     'enum OrderDirection {\n  ASC\n  DESC\n}',
     'input OrderByField {\n  field: String!\n  direction: OrderDirection = ASC\n}',

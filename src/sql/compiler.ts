@@ -262,6 +262,8 @@ export abstract class SqlCompiler {
         return `EXISTS (SELECT 1 FROM ${this.fromNode(f.from, ctx)} WHERE ${this.filter(f.where, ctx)})`;
       case 'compare':
         return this.compare(f, ctx);
+      case 'sql':
+        return this.expr(f.expr, ctx);
       default:
         throw new UnreachableCaseError(f);
     }
@@ -371,7 +373,7 @@ export abstract class SqlCompiler {
         return `INSERT INTO ${table(w.table)} ${body}${ret}`;
       }
       case 'update': {
-        const set = w.set.map((s) => `${this.quoteIdentifier(s.column)} = ${this.expr(s.value, ctx)}`).join(', ');
+        const set = [...w.set.map((s) => `${this.quoteIdentifier(s.column)} = ${this.expr(s.value, ctx)}`), ...(w.rawSet ? [w.rawSet] : [])].join(', ');
         return `UPDATE ${table(w.table)} AS ${this.quoteIdentifier(w.alias)} SET ${set}${w.where ? ` WHERE ${this.filter(w.where, ctx)}` : ''}`;
       }
       case 'delete':

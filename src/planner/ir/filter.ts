@@ -33,4 +33,7 @@ export interface ExistsNode {
 
 export interface ConstNode { readonly kind: 'const'; readonly value: boolean }
 
-export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode;
+/** A catalog-authored condition (soft_delete_cond), columns already resolved. */
+export interface SqlConditionNode { readonly kind: 'sql'; readonly expr: import('./expr.js').RawSqlExpr }
+
+export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode | SqlConditionNode;

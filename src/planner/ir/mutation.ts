@@ -16,6 +16,8 @@ export interface UpdateNode {
   readonly table: readonly string[];
   readonly alias: string;
   readonly set: readonly { readonly column: string; readonly value: ParamExpr | Expr }[];
+  /** Catalog-authored assignments (soft_delete_set), written as the catalog has them. */
+  readonly rawSet?: string;
   readonly where?: FilterNode;
 }
 

@@ -108,7 +108,8 @@ export function wrap(c: DuckDBConnection): SourceConnection {
     async write(stmt: CompiledSql) {
       const r = await c.run(stmt.sql, params(stmt.params));
       const rows = (await r.getRowObjectsJS()) as Row[];
-      return { changed: r.rowsChanged || rows.length, rows };
+      // DuckDB reports a Count row for UPDATE and DELETE; the changed count is rowsChanged.
+      return { changed: r.rowsChanged, rows };
     },
   };
 }
