@@ -1,6 +1,6 @@
 // Prometheus metrics of the result cache (SPEC §9, served on /metrics by the HTTP layer). They live
-// in their own registry so the caller decides where to expose them:
-//   register.setDefaultLabels / mergeRegistries([cacheMetrics.registry, ...]) or serve it directly.
+// in their own registry so the caller decides where to expose them: serve it directly or combine it
+// with others through prom-client's `Registry.merge([register, cacheMetrics.registry])`.
 import { Counter, Gauge, Registry } from 'prom-client';
 
 const registry = new Registry();

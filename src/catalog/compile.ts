@@ -7,7 +7,7 @@ import {
 import { CATALOG_DIRECTIVES } from './directives.js';
 import { CatalogError, locOf, where } from './errors.js';
 import {
-  type ColumnField, type DataObject, deepFreeze, type InputType, isScalar, type Relation,
+  type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type InputType, isScalar, type Relation, type StructType,
   type ResolvedCatalog, type ScalarName, type SourceInfo, type UniqueKey,
 } from './model.js';
 
@@ -131,10 +131,7 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
   const table = d.get('table')?.[0];
   const view = d.get('view')?.[0];
   const loc = locOf(node, file);
-  if (!table && !view) {
-    ctx.warnings.push(`type "${node.name.value}" has neither @table nor @view and is not served ${where(loc)}`);
-    return undefined;
-  }
+  if (!table && !view) return undefined;
   const local = node.name.value;
   const fields: ColumnField[] = [];
   const refs: PendingRef[] = [];
@@ -250,12 +247,67 @@ function resolveRelations(ctx: Ctx, drafts: Map<string, Draft>): void {
   }
 }
 
+function compileFunction(ctx: Ctx, file: string, f: FieldDefinitionNode, mutation: boolean): CatalogFunction | undefined {
+  const d = directives(f.directives).get('function')?.[0];
+  const loc = locOf(f, file);
+  if (!d) {
+    ctx.problems.push(`function "${f.name.value}" has no @function directive ${where(loc)}`);
+    return undefined;
+  }
+  const ret = unwrap(f.type);
+  return {
+    name: f.name.value,
+    source: ctx.source.name,
+    mutation,
+    module: String(directives(f.directives).get('module')?.[0]?.name ?? ''),
+    dbName: String(d.name ?? f.name.value),
+    ...(typeof d.sql === 'string' ? { sql: d.sql } : {}),
+    args: (f.arguments ?? []).map((a) => {
+      const t = unwrap(a.type);
+      const injected = directives(a.directives).get('arg_default')?.[0]?.value;
+      return { name: a.name.value, type: t.name, list: t.list, nonNull: t.nonNull, ...(injected !== undefined ? { injected: String(injected) } : {}) };
+    }),
+    returns: { type: ret.name, list: ret.list, nonNull: ret.nonNull },
+    isTable: Boolean(d.is_table),
+    jsonCast: Boolean(d.json_cast),
+    skipNullArg: Boolean(d.skip_null_arg),
+    ...(f.description ? { description: f.description.value } : {}),
+    loc,
+  };
+}
+
+function compileStructs(ctx: Ctx, nodes: readonly ObjectTypeDefinitionNode[], drafts: Map<string, Draft>): StructType[] {
+  const local = new Set(nodes.map((n) => n.name.value));
+  return nodes.map((n) => ({
+    name: typeName(ctx, n.name.value),
+    fields: (n.fields ?? []).map((f) => {
+      const t = unwrap(f.type);
+      const known = isScalar(t.name) || local.has(t.name) || drafts.has(t.name);
+      if (!known) ctx.problems.push(`unknown type "${t.name}" of field "${n.name.value}.${f.name.value}" ${where(locOf(f, n.loc?.source.name ?? '?'))}`);
+      return { name: f.name.value, type: isScalar(t.name) ? t.name : typeName(ctx, t.name), list: t.list, nonNull: t.nonNull };
+    }),
+    ...(n.description ? { description: n.description.value } : {}),
+  }));
+}
+
+/** Function argument and result types must be scalars, catalog structs or data objects. */
+function checkFunctionTypes(ctx: Ctx, functions: CatalogFunction[], drafts: Map<string, Draft>, structs: StructType[]): void {
+  const known = (t: string) => isScalar(t) || drafts.has(t) || structs.some((s) => s.name === typeName(ctx, t));
+  for (const [i, fn] of functions.entries()) {
+    for (const a of fn.args) if (!isScalar(a.type)) ctx.problems.push(`argument "${a.name}" of function "${fn.name}" must be a scalar, not "${a.type}" ${where(fn.loc)}`);
+    if (!known(fn.returns.type)) ctx.problems.push(`unknown type "${fn.returns.type}" of function "${fn.name}" ${where(fn.loc)}`);
+    else if (!isScalar(fn.returns.type)) functions[i] = { ...fn, returns: { ...fn.returns, type: drafts.get(fn.returns.type)?.obj.name ?? typeName(ctx, fn.returns.type) } };
+  }
+}
+
 /** Compiles the SDL files of one data source. Throws CatalogError listing every problem found. */
 export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]): ResolvedCatalog {
   const ctx: Ctx = { source, problems: [], warnings: [] };
   const docs = parseFiles(ctx, files);
   const drafts = new Map<string, Draft>();
   const inputs: InputType[] = [];
+  const functions: CatalogFunction[] = [];
+  const structNodes: ObjectTypeDefinitionNode[] = [];
   for (const doc of docs) {
     const file = doc.loc?.source.name ?? '?';
     for (const def of doc.definitions) {
@@ -266,6 +318,7 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
         }
         const draft = compileObject(ctx, file, def);
         if (draft) drafts.set(def.name.value, draft);
+        else structNodes.push(def);
       } else if (def.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION) {
         inputs.push({
           name: typeName(ctx, def.name.value),
@@ -275,14 +328,20 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
           }),
         });
       } else if (def.kind === Kind.OBJECT_TYPE_EXTENSION && FUNCTION_ROOTS.has(def.name.value)) {
-        for (const f of def.fields ?? []) checkDirectives(ctx, file, f.directives);
-        ctx.warnings.push(`functions in "extend type ${def.name.value}" are not served yet ${where(locOf(def, file))}`);
+        for (const f of def.fields ?? []) {
+          checkDirectives(ctx, file, f.directives);
+          for (const a of f.arguments ?? []) checkDirectives(ctx, file, a.directives);
+          const fn = compileFunction(ctx, file, f, def.name.value === 'MutationFunction');
+          if (fn) functions.push(fn);
+        }
       } else {
         ctx.problems.push(`unsupported definition "${def.kind}" ${where(locOf(def, file))}`);
       }
     }
   }
   resolveRelations(ctx, drafts);
+  const structs = compileStructs(ctx, structNodes, drafts);
+  checkFunctionTypes(ctx, functions, drafts, structs);
   for (const d of drafts.values()) {
     if (d.obj.args && !inputs.some((i) => i.name === d.obj.args?.input)) {
       ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);
@@ -290,5 +349,5 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
   }
   if (ctx.problems.length) throw new CatalogError(ctx.problems);
   const objects = [...drafts.values()].map((d) => d.obj).sort((a, b) => a.name.localeCompare(b.name));
-  return deepFreeze({ source, objects, inputs, warnings: ctx.warnings });
+  return deepFreeze({ source, objects, inputs, structs, functions, warnings: ctx.warnings });
 }

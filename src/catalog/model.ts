@@ -106,10 +106,47 @@ export interface InputType {
   readonly fields: readonly InputField[];
 }
 
+/** A plain object type (no @table/@view): function results and JSON structures. */
+export interface StructType {
+  readonly name: string;
+  readonly fields: readonly { readonly name: string; readonly type: string; readonly list: boolean; readonly nonNull: boolean }[];
+  readonly description?: string;
+}
+
+export interface FunctionArg {
+  readonly name: string;
+  readonly type: string;
+  readonly list: boolean;
+  readonly nonNull: boolean;
+  /** `@arg_default(value:)`: injected by the server, hidden from clients. */
+  readonly injected?: string;
+}
+
+/** `extend type Function` / `extend type MutationFunction` fields with `@function` (SPEC §4.4). */
+export interface CatalogFunction {
+  readonly name: string;
+  readonly source: string;
+  readonly mutation: boolean;
+  /** Dotted module path under the source's placement. */
+  readonly module: string;
+  /** Database function name (positional call) when there is no `sql`. */
+  readonly dbName: string;
+  readonly sql?: string;
+  readonly args: readonly FunctionArg[];
+  readonly returns: { readonly type: string; readonly list: boolean; readonly nonNull: boolean };
+  readonly isTable: boolean;
+  readonly jsonCast: boolean;
+  readonly skipNullArg: boolean;
+  readonly description?: string;
+  readonly loc: Location;
+}
+
 export interface ResolvedCatalog {
   readonly source: SourceInfo;
   readonly objects: readonly DataObject[];
   readonly inputs: readonly InputType[];
+  readonly structs: readonly StructType[];
+  readonly functions: readonly CatalogFunction[];
   /** Non-fatal findings (kept for describe_data_source_schema(log: true)). */
   readonly warnings: readonly string[];
 }

@@ -84,12 +84,12 @@ export class JqController {
       // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
       throw new Failure(415, 'unsupported content type: send application/json');
     }
-    const body = readBody(req.body);
     const { identities, roles, apollo } = this.resolveDeps();
     const identity = await identities.identify(req.headers);
     await roles.check(identity.role);
     const access = await this.runtime.permissions.forRole(identity.role);
     if (access.endpointDenied(JQ_QUERY_PATH)) throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
+    const body = readBody(req.body);
     const cacheRequest = parseCacheHeaders(req.headers, req.body, identity.role);
     if (cacheRequest && !cacheRequest.invalidate) {
       const hit = await this.cache.get(cacheRequest.key);

@@ -11,7 +11,9 @@ import type { FilterNode } from '../planner/ir/filter.js';
 import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { PlanCache } from '../planner/cache.js';
 import type { CompiledSql } from '../sql/compiler.js';
+import type { CatalogFunction } from '../catalog/model.js';
 import { planAggregation } from '../planner/aggregate.js';
+import { planCall } from '../planner/function.js';
 import { planBuckets } from '../planner/buckets.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
 import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
@@ -30,8 +32,13 @@ export interface ResolverDeps {
 }
 
 /** Nested values are read by response key, so aliases of one field with other arguments work. */
-export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) =>
-  source && typeof source === 'object' ? (source as Record<string, unknown>)[info.path.key as string] : undefined;
+export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
+  if (!source || typeof source !== 'object') return undefined;
+  const row = source as Record<string, unknown>;
+  const v = row[info.path.key as string];
+  // Objects the database returns whole (function results, JSON) are keyed by field name.
+  return v === undefined ? row[info.fieldName] : v;
+};
 
 function planContext(info: GraphQLResolveInfo, index: SchemaIndex, registry: SourceRegistry, ctx: RequestContext): PlanContext {
   const withDeleted = info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'with_deleted'));
@@ -152,6 +159,19 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
   };
 }
 
+/** A catalog function field: one call statement; mutation functions join the request's transaction. */
+function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: ResolverDeps): GraphQLFieldResolver<unknown, RequestContext> {
+  return async (_source, args: Args, ctx, info) => {
+    const runtime = deps.registry.runtime(fn.source);
+    const stmt = runtime.compiler.compileQuery(planCall(planContext(info, index, deps.registry, ctx), fn, args), ctx.timezone);
+    if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
+    return ctx.serial.run(async () => {
+      await ctx.transactions.connection(runtime);
+      return deps.executor.readCompiled(ctx, runtime, stmt);
+    });
+  };
+}
+
 /**
  * Every field, at every depth, asks the role first (SPEC §7): a denied field answers "forbidden" at
  * its own path with the rest of the data intact (SPEC §1). Aliases, fragments and variables cannot
@@ -189,5 +209,6 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
     field(coord).resolve = ((_s: unknown, args: Args, ctx: RequestContext) =>
       mutation ? ctx.serial.run(() => handler(args, ctx)) : handler(args, ctx)) as GraphQLFieldResolver<unknown, unknown>;
   }
+  for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, deps) as GraphQLFieldResolver<unknown, unknown>;
   guardFields(schema);
 }

@@ -1,7 +1,7 @@
 // ResolvedCatalogs -> the SDL of the whole served schema plus an index that tells the runtime what
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
-import type { DataObject, InputType, ResolvedCatalog, UniqueKey } from '../catalog/model.js';
+import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, UniqueKey } from '../catalog/model.js';
 import { listArgs, names, objectSdl } from './object-sdl.js';
 import { baseSdl } from './scalars.js';
 
@@ -34,6 +34,8 @@ export interface SchemaIndex {
   readonly roots: ReadonlyMap<string, DataRootField>;
   /** `ParentType.field` -> system function handler id. */
   readonly functions: ReadonlyMap<string, string>;
+  /** `ParentType.field` -> catalog function (`@function`, SPEC §4.4). */
+  readonly catalogFunctions: ReadonlyMap<string, CatalogFunction>;
   /** `ParentType.field` of module and `function` fields (they resolve to an empty object). */
   readonly modules: ReadonlySet<string>;
 }
@@ -43,7 +45,7 @@ const ROOT_TYPES: Record<Root, string> = { query: 'Query', mutation: 'Mutation',
 
 interface ModuleNode {
   readonly children: Map<string, ModuleNode>;
-  readonly fields: Record<Root, { name: string; sdl: string; root?: DataRootField; fn?: string }[]>;
+  readonly fields: Record<Root, { name: string; sdl: string; root?: DataRootField; fn?: string; catalogFn?: CatalogFunction }[]>;
 }
 
 const newNode = (): ModuleNode => ({ children: new Map(), fields: { query: [], mutation: [], function: [], mut_function: [] } });
@@ -91,6 +93,17 @@ function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): v
   m.push({ name: `delete_${base}`, sdl: `delete_${base}(filter: ${n.filter}): OperationResult`, root: root('delete') });
 }
 
+function placeFunction(tree: ModuleNode, cat: ResolvedCatalog, fn: CatalogFunction): void {
+  const path = cat.source.asModule ? [cat.source.name, ...split(fn.module)] : split(fn.module);
+  // Injected arguments (@arg_default) are not offered to clients (SPEC §3.3).
+  const args = fn.args.filter((a) => a.injected === undefined).map((a) => `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}`);
+  const ret = `${fn.returns.list || fn.isTable ? `[${fn.returns.type}]` : fn.returns.type}${fn.returns.nonNull ? '!' : ''}`;
+  const desc = fn.description ? `${JSON.stringify(fn.description)}\n  ` : '';
+  // Like root fields, functions of a source outside a module carry its prefix (SPEC §3.2).
+  const name = !cat.source.asModule && cat.source.prefix ? `${cat.source.prefix}_${fn.name}` : fn.name;
+  nodeAt(tree, path).fields[fn.mutation ? 'mut_function' : 'function'].push({ name, sdl: `${desc}${name}${args.length ? `(${args.join(', ')})` : ''}: ${ret}`, catalogFn: fn });
+}
+
 const moduleTypeName = (path: readonly string[], root: Root): string =>
   path.length ? `_module_${path.join('_')}_${root}` : ROOT_TYPES[root];
 
@@ -102,6 +115,7 @@ interface Emitted {
   sdl: string[];
   roots: Map<string, DataRootField>;
   functions: Map<string, string>;
+  catalogFunctions: Map<string, CatalogFunction>;
   modules: Set<string>;
 }
 
@@ -120,6 +134,7 @@ function emitModule(node: ModuleNode, path: string[], root: Root, out: Emitted):
     lines.push(`  ${f.sdl}`);
     if (f.root) out.roots.set(`${typeName}.${f.name}`, f.root);
     if (f.fn) out.functions.set(`${typeName}.${f.name}`, f.fn);
+    if (f.catalogFn) out.catalogFunctions.set(`${typeName}.${f.name}`, f.catalogFn);
   }
   if (root === 'query' && !path.length) {
     lines.push('  function: Function');
@@ -144,13 +159,18 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   const sorted = [...catalogs].sort((a, b) => a.source.name.localeCompare(b.source.name));
   for (const c of sorted) for (const o of c.objects) byName.set(o.name, o);
   const tree = newNode();
-  const out: Emitted = { sdl: [baseSdl(), ...extraSdl], roots: new Map(), functions: new Map(), modules: new Set() };
+  const out: Emitted = { sdl: [baseSdl(), ...extraSdl], roots: new Map(), functions: new Map(), catalogFunctions: new Map(), modules: new Set() };
   for (const c of sorted) {
     for (const i of c.inputs) out.sdl.push(`input ${i.name} {\n${i.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
     for (const o of c.objects) {
       out.sdl.push(...objectSdl(o, byName));
       placeObject(tree, c, o);
     }
+    for (const st of c.structs) {
+      const desc = st.description ? `${JSON.stringify(st.description)}\n` : '';
+      out.sdl.push(`${desc}type ${st.name} {\n${st.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
+    }
+    for (const fn of c.functions) placeFunction(tree, c, fn);
   }
   for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
     const node = nodeAt(tree, split(f.module));
@@ -166,5 +186,5 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   if (!out.sdl.some((s) => s.startsWith('type Mutation {'))) out.sdl.push('type Mutation {\n  function: MutationFunction\n}');
   out.modules.add('Mutation.function');
   const inputs = new Map(sorted.flatMap((c) => c.inputs.map((i) => [i.name, i] as const)));
-  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, inputs, roots: out.roots, functions: out.functions, modules: out.modules } };
+  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, modules: out.modules } };
 }

@@ -7,7 +7,7 @@ import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../planner/ir/expr.js';
 import type { FilterNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
-import type { FromNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
+import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
 
 export interface CompiledSql {
   readonly sql: string;
@@ -95,6 +95,7 @@ export abstract class SqlCompiler {
     const sql =
       q.kind === 'list' ? this.arrayOf(q.select, ctx, false, 'result')
       : q.kind === 'one' ? this.oneRow(q.select, ctx, true)
+      : q.kind === 'call' ? this.call(q, ctx)
       : this.aggregate(q.node, ctx, 'result');
     return { sql, params: ctx.params };
   }
@@ -304,6 +305,27 @@ export abstract class SqlCompiler {
     }
     throw new PublicError(ErrorCode.BadUserInput, `filter operator "${f.op}" is not supported for ${f.scalar} on ${this.dialect} sources`);
   }
+
+  // ---- function calls (SPEC §4.4) ----------------------------------------------------------------
+  protected call(q: FunctionCallNode, ctx: SqlContext): string {
+    const target = q.sql
+      ? q.sql.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.param(p, ctx))).join('')
+      : `${(q.name ?? []).map((n) => this.quoteIdentifier(n)).join('.')}(${q.args.map((a) => this.param(a, ctx)).join(', ')})`;
+    if (q.result === 'table') {
+      // The rows of a set-returning function, each row as an object.
+      return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${q.sql ? `(${target})` : target} AS _f`;
+    }
+    const expr = q.sql ? `(${target})` : target;
+    let value = q.jsonCast ? this.castJson(expr) : expr;
+    if (q.result === 'scalar' && q.scalar) value = this.renderScalar(value, q.scalar, q.list, ctx);
+    return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;
+  }
+
+  /** A row of a FROM item as a JSON-able value. */
+  protected abstract rowValue(alias: string): string;
+  /** Any SQL value as JSON (dialects that convert at the root return it unchanged). */
+  protected abstract valueJson(expr: string): string;
+  protected abstract castJson(expr: string): string;
 
   // ---- aggregations (SPEC §4.2) ---------------------------------------------------------------
   /** One row of aggregates, or (with groupBy) an array with one object per bucket. */

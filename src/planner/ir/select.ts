@@ -50,4 +50,19 @@ export interface SelectNode {
 export type RootQuery =
   | { readonly kind: 'list'; readonly select: SelectNode }
   | { readonly kind: 'one'; readonly select: SelectNode }
-  | { readonly kind: 'aggregate'; readonly node: import('./aggregate.js').AggregateNode };
+  | { readonly kind: 'aggregate'; readonly node: import('./aggregate.js').AggregateNode }
+  | FunctionCallNode;
+
+/** A catalog function call (SPEC §4.4), the whole statement of a function field. */
+export interface FunctionCallNode {
+  readonly kind: 'call';
+  /** Qualified database function name (positional call), or the `sql` template's parts. */
+  readonly name?: readonly string[];
+  readonly sql?: FromNode['sql'];
+  readonly args: readonly import('./expr.js').ParamExpr[];
+  /** scalar / list of scalars / object (struct or JSON with json_cast) / rows of a table function. */
+  readonly result: 'scalar' | 'object' | 'table';
+  readonly scalar?: ScalarName;
+  readonly list: boolean;
+  readonly jsonCast: boolean;
+}

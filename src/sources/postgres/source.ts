@@ -2,18 +2,33 @@
 // written by our compiler with $n parameters and sent through the raw pg client.
 import { createHash } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
-import type pg from 'pg';
+import pg from 'pg';
 import type { DataObject } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
+import { clientGeometryError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
 const compiler = new PostgresCompiler();
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
+/** json and jsonb read without rounding integers beyond 2^53 (SPEC §3.4); other types as pg parses them. */
+const JSON_OIDS = new Set([114, 3802]);
+const EXACT_JSON = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => (JSON_OIDS.has(oid) ? parseDbJson : pg.types.getTypeParser(oid, format as 'text')),
+} as never;
 /** Prepared statements kept per connection (the server holds them in each session's memory). */
 const MAX_NAMED = 500;
+
+/** Session settings every connection gets: intervals print as ISO-8601 durations (SPEC §3.4). */
+const SESSION_OPTIONS = '-c intervalstyle=iso_8601';
+
+/** A pooled connection is reusable only while its socket is healthy (pg keeps these flags). */
+function healthy(c: pg.ClientBase): boolean {
+  const s = c as unknown as { _ending?: boolean; _connectionError?: boolean; _queryable?: boolean };
+  return !s._ending && !s._connectionError && s._queryable !== false;
+}
 
 export interface PostgresSourceOptions {
   readonly name: string;
@@ -24,14 +39,22 @@ export interface PostgresSourceOptions {
   readonly statementTimeoutMs?: number;
 }
 
-function wrap(c: pg.ClientBase): SourceConnection {
+function wrap(c: pg.ClientBase, source: string): SourceConnection {
   return {
     async all(stmt: CompiledSql): Promise<Row[]> {
-      return (await c.query(stmt.sql, stmt.params as unknown[])).rows as Row[];
+      try {
+        return (await c.query({ text: stmt.sql, values: stmt.params as unknown[], types: EXACT_JSON })).rows as Row[];
+      } catch (e) {
+        throw clientGeometryError(e, source);
+      }
     },
     async write(stmt: CompiledSql) {
-      const r = await c.query(stmt.sql, stmt.params as unknown[]);
-      return { changed: r.rowCount ?? 0, rows: r.rows as Row[] };
+      try {
+        const r = await c.query({ text: stmt.sql, values: stmt.params as unknown[], types: EXACT_JSON });
+        return { changed: r.rowCount ?? 0, rows: r.rows as Row[] };
+      } catch (e) {
+        throw clientGeometryError(e, source);
+      }
     },
   };
 }
@@ -62,10 +85,14 @@ export class PostgresSource implements DataSourceRuntime {
     const url = new URL(o.url);
     const schema = url.searchParams.get('schema') ?? 'public';
     url.searchParams.delete('schema');
+    const options = [url.searchParams.get('options'), SESSION_OPTIONS].filter(Boolean).join(' ');
+    url.searchParams.delete('options');
     const knex = knexFactory({
       client: 'pg',
-      connection: { connectionString: url.toString(), statement_timeout: o.statementTimeoutMs ?? 60_000, application_name: 'svc' } as never,
-      pool: { min: 0, max: o.maxConnections > 0 ? o.maxConnections : 10 },
+      connection: { connectionString: url.toString(), options, statement_timeout: o.statementTimeoutMs ?? 60_000, application_name: 'svc' } as never,
+      // A connection the server closed (restart, pg_terminate_backend, network loss) is dropped at
+      // the next acquire instead of failing the next query; knex also marks those that emit 'error'.
+      pool: { min: 0, max: o.maxConnections > 0 ? o.maxConnections : 10, validate: (c: pg.ClientBase) => healthy(c), idleTimeoutMillis: 30_000 } as never,
       acquireConnectionTimeout: 10_000,
       // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
@@ -78,6 +105,26 @@ export class PostgresSource implements DataSourceRuntime {
       throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
     }
     return source;
+  }
+
+  /** The PostgreSQL schema that unqualified catalog table names live in (`?schema=`, else public). */
+  get defaultSchema(): string {
+    return this.schema;
+  }
+
+  /** Rows of a statement outside the GraphQL path (introspection); values are parameters. */
+  async rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.withClient(async (c) => (await c.query(sql, params as unknown[])).rows as Row[]);
+  }
+
+  /** Undefined when the server answers, else why it does not (for data_source_status). */
+  async ping(): Promise<string | undefined> {
+    try {
+      await this.withClient((c) => c.query('SELECT 1'));
+      return undefined;
+    } catch (e) {
+      return `data source "${this.name}" is unreachable: ${(e as Error).message}`;
+    }
   }
 
   private async withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
@@ -111,7 +158,9 @@ export class PostgresSource implements DataSourceRuntime {
     return this.withClient(async (c) => {
       // Read the JSON as text and parse it ourselves, so integers beyond 2^53 stay exact. Named
       // statements are parsed and planned once per connection (pg keeps them by name).
-      const r = await c.query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
+      const r = await c
+        .query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT })
+        .catch((e: unknown) => Promise.reject(clientGeometryError(e, this.name)));
       const v = r.rows[0]?.[0] as string | null | undefined;
       return v === null || v === undefined ? null : parseDbJson(v);
     });
@@ -121,7 +170,7 @@ export class PostgresSource implements DataSourceRuntime {
     return this.withClient(async (c) => {
       await c.query('BEGIN');
       try {
-        const out = await fn(wrap(c));
+        const out = await fn(wrap(c, this.name));
         await c.query('COMMIT');
         return out;
       } catch (e) {

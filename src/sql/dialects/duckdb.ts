@@ -38,6 +38,18 @@ export class DuckDbCompiler extends SqlCompiler {
     return `to_json(${expr})`;
   }
 
+  protected override rowValue(alias: string): string {
+    return alias;
+  }
+
+  protected override valueJson(expr: string): string {
+    return expr;
+  }
+
+  protected override castJson(expr: string): string {
+    return `CAST(${expr} AS JSON)`;
+  }
+
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {

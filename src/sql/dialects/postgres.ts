@@ -1,9 +1,14 @@
-// PostgreSQL dialect: JSON built with json_build_object / json_agg, lists as arrays.
+// PostgreSQL dialect: JSON built with json_build_object / json_agg, lists as arrays. Wire formats
+// of SPEC §3.4 and the range and geometry filters of §4.1 are documented in docs/postgres.md.
 import type { ScalarName } from '../../catalog/model.js';
 import type { AggFn } from '../../planner/ir/aggregate.js';
-import type { ParamExpr } from '../../planner/ir/expr.js';
-import { SqlCompiler, type SqlContext } from '../compiler.js';
+import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
+import type { CompareNode } from '../../planner/ir/filter.js';
+import type { WriteNode } from '../../planner/ir/mutation.js';
+import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
+import { DEFAULT_SRID, geoJsonOf, geometryFilter, geometryInput, geometrySql } from '../pg/geometry.js';
+import { RANGE_ELEMENT, RANGE_SCALARS, rangeFilter, timestampRangeText } from '../pg/ranges.js';
 
 const TYPES: Record<ScalarName, string> = {
   String: 'text', Int: 'integer', BigInt: 'bigint', Float: 'double precision', Boolean: 'boolean', Date: 'date',
@@ -15,6 +20,12 @@ const TYPES: Record<ScalarName, string> = {
 /** json_build_object takes at most 100 arguments. */
 const MAX_PAIRS = 50;
 
+/** A Geometry operand may carry the SRID of its column (`@geometry_info(srid:)`). */
+type GeometryParam = ParamExpr & { readonly srid?: number };
+
+/** The context of a write statement: its values are assigned to columns of known type. */
+class WriteContext extends SqlContext {}
+
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres';
 
@@ -22,7 +33,30 @@ export class PostgresCompiler extends SqlCompiler {
     return TYPES[scalar];
   }
 
+  override compileWrite(w: WriteNode): CompiledSql {
+    const ctx = new WriteContext();
+    return { sql: this.write(w, ctx), params: ctx.params };
+  }
+
+  /**
+   * A value assigned to a column is an untyped parameter, so PostgreSQL reads it as the column's
+   * own type: uuid, enum or inet columns are Strings in catalogs (text has no assignment cast to
+   * them), numeric(38) columns are BigInts wider than bigint, enum[] columns are lists. Lists go
+   * as one array parameter. Geometry keeps its reader (GeoJSON is not geometry input text).
+   */
+  protected override expr(e: Expr, ctx: SqlContext): string {
+    if (ctx instanceof WriteContext && e.kind === 'param' && e.scalar !== 'Geometry') {
+      const value = e.list && Array.isArray(e.value) ? e.value.map((v) => this.bindValue(v, e.scalar)) : this.bindValue(e.value, e.scalar);
+      return `$${ctx.add(value)}`;
+    }
+    return super.expr(e, ctx);
+  }
+
   protected override param(p: ParamExpr, ctx: SqlContext): string {
+    if (p.scalar === 'Geometry' && !p.list) {
+      if (p.value === null || p.value === undefined) return 'CAST(NULL AS geometry)';
+      return geometrySql(geometryInput(p.value), (p as GeometryParam).srid ?? DEFAULT_SRID, (v) => `$${ctx.add(v)}`);
+    }
     if (!p.list) return super.param(p, ctx);
     const values = Array.isArray(p.value) ? p.value : [p.value];
     return `ARRAY[${values.map((v) => `$${ctx.add(this.bindValue(v, p.scalar))}::${this.sqlType(p.scalar)}`).join(', ')}]::${this.sqlType(p.scalar)}[]`;
@@ -37,14 +71,46 @@ export class PostgresCompiler extends SqlCompiler {
     return `(${chunks.map((c) => `${c}::jsonb`).join(' || ')})::json`;
   }
 
+  protected override rowValue(alias: string): string {
+    return alias;
+  }
+
+  protected override valueJson(expr: string): string {
+    return `to_json(${expr})`;
+  }
+
+  protected override castJson(expr: string): string {
+    return `(${expr})::json`;
+  }
+
   protected override jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean): string {
     const agg = `json_agg(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''})`;
     return emptyAsNull ? agg : `COALESCE(${agg}, '[]'::json)`;
   }
 
+  /** Range and geometry operators (SPEC §4.1); everything else is the base compiler's. */
+  protected override compare(f: CompareNode, ctx: SqlContext): string {
+    if (!f.list && RANGE_SCALARS.has(f.scalar) && f.op !== 'eq' && f.op !== 'is_null') {
+      const element = RANGE_ELEMENT[f.scalar]!;
+      const sql = rangeFilter(f.op, this.expr(f.left, ctx), f.right.value, f.scalar, () => this.param(f.right, ctx), () => this.param({ ...f.right, scalar: element }, ctx));
+      if (sql) return sql;
+    }
+    if (!f.list && f.scalar === 'Geometry' && f.op !== 'is_null') {
+      const sql = geometryFilter(f.op, this.expr(f.left, ctx), () => this.param(f.right, ctx));
+      if (sql) return sql;
+    }
+    return super.compare(f, ctx);
+  }
+
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {
+      case 'Geometry':
+        return geoJsonOf(expr);
+      case 'TimestampRange':
+        return timestampRangeText(expr, (bound) => this.renderScalar(bound, 'Timestamp', false, ctx));
+      // Interval: the source's sessions use IntervalStyle iso_8601 (src/sources/postgres/source.ts),
+      // so intervals print as ISO-8601 durations ("PT2H", "P1DT2H") wherever they appear.
       case 'Timestamp': {
         const utc = ctx.timezone === 'UTC';
         const local = utc ? `(${expr} AT TIME ZONE 'UTC')` : `(${expr} AT TIME ZONE ${ctx.zone()}::text)`;

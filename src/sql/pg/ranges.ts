@@ -1,0 +1,61 @@
+// PostgreSQL range types (SPEC §3.4, §4.1): IntRange = int4range, BigIntRange = int8range,
+// TimestampRange = tstzrange. Filters use PostgreSQL's range operators and functions; the operand
+// of every test is a bound parameter (DESIGN.md §3.4). See docs/postgres.md for the definitions.
+import type { ScalarName } from '../../catalog/model.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+
+export const RANGE_SCALARS: ReadonlySet<ScalarName> = new Set<ScalarName>(['IntRange', 'BigIntRange', 'TimestampRange']);
+
+/** The scalar of one element of a range (the operand of includes, excludes, upper, lower). */
+export const RANGE_ELEMENT: Readonly<Partial<Record<ScalarName, ScalarName>>> = {
+  IntRange: 'Int', BigIntRange: 'BigInt', TimestampRange: 'Timestamp',
+};
+
+/** Operators whose operand is a Boolean: `true` tests the property, `false` its absence. */
+const BOUND_TESTS: Readonly<Record<string, string>> = {
+  upper_inclusive: 'upper_inc', lower_inclusive: 'lower_inc', upper_inf: 'upper_inf', lower_inf: 'lower_inf',
+};
+
+/**
+ * One range filter. `range` and `element` bind the operand as a range or as one element and
+ * return its SQL (a cast parameter). Returns undefined for operators the caller handles itself
+ * (`eq`, `is_null`).
+ */
+export function rangeFilter(
+  op: string,
+  left: string,
+  value: unknown,
+  scalar: ScalarName,
+  range: () => string,
+  element: () => string,
+): string | undefined {
+  const test = BOUND_TESTS[op];
+  if (test) return value ? `${test}(${left})` : `NOT ${test}(${left})`;
+  switch (op) {
+    case 'contains': return `${left} @> ${range()}`;
+    case 'intersects': return `${left} && ${range()}`;
+    case 'includes': return `${left} @> ${element()}`;
+    // A NULL range neither includes nor excludes anything (the row is not returned).
+    case 'excludes': return `NOT (${left} @> ${element()})`;
+    case 'upper': return `upper(${left}) = ${element()}`;
+    case 'lower': return `lower(${left}) = ${element()}`;
+    case 'eq':
+    case 'is_null':
+      return undefined;
+    default:
+      throw new PublicError(ErrorCode.BadUserInput, `filter operator "${op}" is not supported for ${scalar}`);
+  }
+}
+
+/**
+ * A tstzrange as range text with RFC 3339 bounds in the request's zone (SPEC §3.4, §10):
+ * `[2025-01-01T00:00:00Z,2025-02-01T00:00:00Z)`; an unbounded end is empty (`[2025-06-01T12:30:00Z,)`),
+ * an empty range is `empty`. PostgreSQL reads this text back as a tstzrange.
+ */
+export function timestampRangeText(expr: string, timestamp: (bound: string) => string): string {
+  const bound = (fn: 'lower' | 'upper'): string =>
+    `COALESCE(CASE WHEN isfinite(${fn}(${expr})) THEN ${timestamp(`${fn}(${expr})`)} ELSE ${fn}(${expr})::text END, '')`;
+  return `CASE WHEN ${expr} IS NULL THEN NULL WHEN isempty(${expr}) THEN 'empty' ELSE ` +
+    `(CASE WHEN lower_inc(${expr}) THEN '[' ELSE '(' END) || ${bound('lower')} || ',' || ${bound('upper')} || ` +
+    `(CASE WHEN upper_inc(${expr}) THEN ']' ELSE ')' END) END`;
+}
