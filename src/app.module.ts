@@ -6,6 +6,8 @@ import { IdentityService } from './auth/identity.service.js';
 import type { Config } from './config/schema.js';
 import type { RequestContext } from './executor/request-context.js';
 import { AdminController } from './http/admin.controller.js';
+import { JqEngine } from './jq/engine.js';
+import { JqModule } from './jq/jq.module.js';
 import { createGraphqlServer } from './http/graphql-server.js';
 import { HealthController } from './http/health.controller.js';
 import { QueryController } from './http/query.controller.js';
@@ -37,14 +39,18 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports,
-      exports: [SvcRuntime, CONFIG, LOGGER],
+      imports: [JqModule, ...(imports ?? [])],
+      exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO],
       controllers: [QueryController, HealthController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: log },
         { provide: SvcRuntime, useFactory: () => SvcRuntime.start(config, log) },
-        { provide: APOLLO, useFactory: (rt: SvcRuntime) => createGraphqlServer(config, rt.schema, rt.writes, rt.roleSchemas, log), inject: [SvcRuntime] },
+        {
+          provide: APOLLO,
+          useFactory: (rt: SvcRuntime, jq: JqEngine) => createGraphqlServer(config, rt.schema, rt.writes, rt.roleSchemas, log, { engine: jq, permissions: rt.permissions }),
+          inject: [SvcRuntime, JqEngine],
+        },
         {
           provide: IdentityService,
           useFactory: (rt: SvcRuntime) => {

@@ -6,6 +6,9 @@ import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { execute, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
+import type { PermissionService } from '../permissions/service.js';
+import { jqFieldsPlugin } from '../jq/apollo-plugin.js';
+import type { JqEngine } from '../jq/engine.js';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import type { WriteEvents } from '../executor/write-events.js';
@@ -111,12 +114,16 @@ export function formatError(log: Logger) {
   };
 }
 
-export async function createGraphqlServer(config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger): Promise<ApolloServer<RequestContext>> {
+export async function createGraphqlServer(
+  config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger,
+  jq?: { engine: JqEngine; permissions: PermissionService },
+): Promise<ApolloServer<RequestContext>> {
+  const format = formatError(log);
   const server = new ApolloServer<RequestContext>({
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
     validationRules: [depthLimit(config.MAX_DEPTH)],
-    formatError: formatError(log),
+    formatError: format,
     stringifyResult: (v) => stringifyJson(v),
     includeStacktraceInErrorResponses: false,
     // Bodies are parsed by Fastify, which accepts JSON only; GET cannot run mutations. That is the
@@ -125,7 +132,12 @@ export async function createGraphqlServer(config: Config, schemas: SchemaService
     introspection: true,
     // No cache-control hints: results are cached by svc's own interceptor (SPEC §9), and the
     // plugin's per-field hook costs time on every resolved field.
-    plugins: [responsePlugin(log, writes, schemas, roleSchemas), ApolloServerPluginCacheControlDisabled()],
+    plugins: [
+      responsePlugin(log, writes, schemas, roleSchemas),
+      // jq() fields are transformed once the whole result exists (SPEC §8).
+      ...(jq ? [jqFieldsPlugin({ engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
+      ApolloServerPluginCacheControlDisabled(),
+    ],
   });
   await server.start();
   return server;

@@ -10,6 +10,10 @@ import { SvcRuntime } from '../system/runtime.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { requestTimeZone } from '../shared/timezone.js';
 import { sendFailure } from './errors.js';
+import type { JqContext } from '../jq/context.js';
+import { JqEngine } from '../jq/engine.js';
+import { inProcessQueryRunner } from '../jq/query-runner.js';
+import { applyJqVariableToRequest } from '../jq/variables.js';
 import { APOLLO } from './tokens.js';
 
 @Controller()
@@ -19,6 +23,7 @@ export class QueryController {
     @Inject(IdentityService) private readonly identities: IdentityService,
     @Inject(RoleGate) private readonly roles: RoleGate,
     @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(JqEngine) private readonly jq: JqEngine,
   ) {}
 
   @Post('query')
@@ -33,6 +38,9 @@ export class QueryController {
 
   private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     let context: RequestContext;
+    let body: unknown;
+    const q = req.url.indexOf('?');
+    let search = q >= 0 ? req.url.slice(q) : '';
     try {
       if (req.method === 'POST' && !/^application\/(graphql-response\+)?json\b/i.test(String(req.headers['content-type'] ?? ''))) {
         // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
@@ -42,15 +50,19 @@ export class QueryController {
       await this.roles.check(identity.role);
       const access = await this.runtime.permissions.forRole(identity.role);
       if (access.endpointDenied('/query')) throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use /query`, 403);
-      context = new RequestContext(identity, access, requestTimeZone(req.headers, this.runtime.config.DB_TIMEZONE));
+      const timezone = requestTimeZone(req.headers, this.runtime.config.DB_TIMEZONE);
+      context = new RequestContext(identity, access, timezone);
+      // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
+      const rt = this.runtime;
+      const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions }, identity) };
+      ({ body, search } = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext));
     } catch (e) {
       return sendFailure(reply, e);
     }
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    const q = req.url.indexOf('?');
     const response = await this.apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: q >= 0 ? req.url.slice(q) : '', body: req.body },
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search, body },
       context: async () => context,
     });
     void reply.status(response.status ?? 200);

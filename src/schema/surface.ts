@@ -139,6 +139,8 @@ function emitModule(node: ModuleNode, path: string[], root: Root, out: Emitted):
   if (root === 'query' && !path.length) {
     lines.push('  function: Function');
     out.modules.add('Query.function');
+    lines.push('  "Runs the jq expression `query` on the data of this selection; the result is in extensions.jq.<alias or jq> (SPEC §8)."\n  jq(query: String!, include_origin: Boolean = false): Query');
+    out.modules.add('Query.jq');
   }
   if (root === 'function' && !path.length && !lines.length) lines.push('  "No functions are loaded."\n  _noop: Boolean');
   if (root === 'mutation' && !path.length) {

@@ -1,40 +1,20 @@
-// jqFieldsPlugin in a real Apollo Server over the service's schema, extended with the jq field the
-// way src/jq/wiring.md asks the schema to declare it: the whole path of the built-in jq query.
-import { ApolloServer } from '@apollo/server';
-import { extendSchema, parse } from 'graphql';
+// The built-in jq() field over HTTP: the served schema declares it and Apollo's response plugin
+// transforms the data (SPEC §8).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RequestContext } from '../../src/executor/request-context.js';
-import { jqFieldsPlugin } from '../../src/jq/apollo-plugin.js';
-import { JqEngine } from '../../src/jq/engine.js';
-import { byResponseKey } from '../../src/schema/resolvers.js';
 import { startApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
-let server: ApolloServer<RequestContext>;
-const engine = new JqEngine({ timeoutMs: 5000, memoryMb: 128, threads: 2, maxPasses: 16 });
-const identity = { role: 'admin', userId: 'u9', userName: 'nine', authType: 'apiKey' };
+const AS_NINE = { 'x-svc-secret-key': 'k', 'x-svc-role': 'admin', 'x-svc-user-id': 'u9', 'x-svc-user-name': 'nine' };
 
 beforeAll(async () => {
-  t = await startApp();
-  const schema = extendSchema(t.runtime.schema.current.schema, parse('extend type Query { jq(query: String!, include_origin: Boolean = false): Query }'));
-  schema.getQueryType()!.getFields().jq!.resolve = () => ({});
-  server = new ApolloServer<RequestContext>({
-    schema,
-    fieldResolver: byResponseKey,
-    plugins: [jqFieldsPlugin({ engine, schemas: t.runtime.schema, writes: t.runtime.writes, permissions: t.runtime.permissions })],
-  });
-  await server.start();
+  t = await startApp({ SECRET_KEY: 'k' });
 });
-afterAll(async () => {
-  await server.stop();
-  await engine.close();
-  await t.close();
-});
+afterAll(() => t.close());
 
 async function run(query: string, variables?: Record<string, unknown>) {
-  const r = await server.executeOperation({ query, variables }, { contextValue: new RequestContext(identity) });
-  if (r.body.kind !== 'single') throw new Error('expected a single result');
-  return r.body.singleResult;
+  const r = await t.gql(query, variables, AS_NINE);
+  expect(r.status).toBe(200);
+  return r.body;
 }
 
 describe('the jq field through Apollo', () => {
@@ -55,5 +35,18 @@ describe('the jq field through Apollo', () => {
     const r = await run(query, { min: 2 });
     expect(r.extensions).toEqual({ jq: { kept: 2, outer: { ids: [1, 2, 3], me: 'nine', min: 2 } } });
     expect(r.data).toEqual({ kept: { shop_tags: [{ id: 2 }, { id: 3 }] }, outer: null });
+  });
+});
+
+describe('the _jq variable on /query', () => {
+  it('is evaluated first and merged over the variables', async () => {
+    const r = await run('query($min: Int!, $max: Int!) { shop_tags(filter: {id: {gte: $min, lte: $max}}, order_by: [{field: "id"}]) { id } }', { min: 9, _jq: '{min: 2, max: ([1, 3] | max)}' });
+    expect(r.data).toEqual({ shop_tags: [{ id: 2 }, { id: 3 }] });
+  });
+
+  it('must yield an object', async () => {
+    const r = await t.gql('{ shop_tags { id } }', { _jq: '[1]' }, AS_NINE);
+    expect(r.status).toBe(400);
+    expect(r.text).toMatch(/_jq/);
   });
 });

@@ -12,6 +12,7 @@ import { clientGeometryError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
 const compiler = new PostgresCompiler();
+const untypedStringsCompiler = new PostgresCompiler({ untypedStrings: true });
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
 /** json and jsonb read without rounding integers beyond 2^53 (SPEC §3.4); other types as pg parses them. */
 const JSON_OIDS = new Set([114, 3802]);
@@ -37,6 +38,8 @@ export interface PostgresSourceOptions {
   readonly readOnly: boolean;
   readonly maxConnections: number;
   readonly statementTimeoutMs?: number;
+  /** String filters with untyped parameters (uuid/enum columns served as String); see PostgresCompilerOptions. */
+  readonly untypedStrings?: boolean;
 }
 
 function wrap(c: pg.ClientBase, source: string): SourceConnection {
@@ -72,14 +75,17 @@ export function redactUrl(url: string): string {
 
 export class PostgresSource implements DataSourceRuntime {
   readonly type = 'postgres' as const;
-  readonly compiler = compiler;
+  readonly compiler: PostgresCompiler;
 
   private constructor(
     readonly name: string,
     readonly readOnly: boolean,
     private readonly knex: Knex,
     private readonly schema: string,
-  ) {}
+    untypedStrings = false,
+  ) {
+    this.compiler = untypedStrings ? untypedStringsCompiler : compiler;
+  }
 
   static async connect(o: PostgresSourceOptions): Promise<PostgresSource> {
     const url = new URL(o.url);
@@ -97,7 +103,7 @@ export class PostgresSource implements DataSourceRuntime {
       // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     });
-    const source = new PostgresSource(o.name, o.readOnly, knex, schema);
+    const source = new PostgresSource(o.name, o.readOnly, knex, schema, o.untypedStrings);
     try {
       await source.withClient((c) => c.query('SELECT 1'));
     } catch (e) {

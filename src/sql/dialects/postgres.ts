@@ -26,8 +26,26 @@ type GeometryParam = ParamExpr & { readonly srid?: number };
 /** The context of a write statement: its values are assigned to columns of known type. */
 class WriteContext extends SqlContext {}
 
+export interface PostgresCompilerOptions {
+  /**
+   * Compare String columns with untyped parameters (`"t"."uid" = $1`), so PostgreSQL reads the
+   * value as the column's type: uuid and enum columns are Strings in catalogs, and there is no
+   * `uuid = text` operator. Off by default: it changes the SQL text of every String filter.
+   */
+  readonly untypedStrings?: boolean;
+}
+
+const COMPARISON: Readonly<Record<string, string>> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/** String operators whose operand takes the column's type when left untyped. */
+const UNTYPED_STRING_OPS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']);
+
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres';
+
+  constructor(private readonly options: PostgresCompilerOptions = {}) {
+    super();
+  }
 
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
@@ -98,6 +116,13 @@ export class PostgresCompiler extends SqlCompiler {
     if (!f.list && f.scalar === 'Geometry' && f.op !== 'is_null') {
       const sql = geometryFilter(f.op, this.expr(f.left, ctx), () => this.param(f.right, ctx));
       if (sql) return sql;
+    }
+    if (this.options.untypedStrings && !f.list && f.scalar === 'String' && UNTYPED_STRING_OPS.has(f.op)) {
+      const left = this.expr(f.left, ctx);
+      const untyped = (v: unknown): string => `$${ctx.add(this.bindValue(v, 'String'))}`;
+      if (f.op !== 'in') return `${left} ${COMPARISON[f.op]} ${untyped(f.right.value)}`;
+      const values = Array.isArray(f.right.value) ? f.right.value : [f.right.value];
+      return values.length ? `${left} IN (${values.map(untyped).join(', ')})` : 'FALSE';
     }
     return super.compare(f, ctx);
   }
