@@ -8,8 +8,10 @@ import type { RequestContext } from './executor/request-context.js';
 import { AdminController } from './http/admin.controller.js';
 import { JqEngine } from './jq/engine.js';
 import { JqModule } from './jq/jq.module.js';
+import { ResultJqCache } from './cache/index.js';
 import { createGraphqlServer } from './http/graphql-server.js';
 import { HealthController } from './http/health.controller.js';
+import { MetricsController } from './http/metrics.controller.js';
 import { QueryController } from './http/query.controller.js';
 import { APOLLO, CONFIG, LOGGER } from './http/tokens.js';
 import { RoleGate } from './permissions/roles.js';
@@ -39,9 +41,10 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [JqModule, ...(imports ?? [])],
+      // /jq-query results go to the same result cache as @cache (SPEC §9 headers).
+      imports: [JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ...(imports ?? [])],
       exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO],
-      controllers: [QueryController, HealthController, ...(config.ADMIN_UI ? [AdminController] : [])],
+      controllers: [QueryController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: log },

@@ -51,5 +51,5 @@ export function cacheOptionsFromConfig(config: Config): ResultCacheOptions {
       ...(c.l2.password ? { password: c.l2.password } : {}),
     };
   }
-  return { defaultTtlMs, l1, l2, prefix: DEFAULT_PREFIX, commandTimeoutMs: 250, connectWaitMs: 1000 };
+  return { defaultTtlMs, l1, l2, prefix: c.l2?.prefix || DEFAULT_PREFIX, commandTimeoutMs: 250, connectWaitMs: 1000 };
 }

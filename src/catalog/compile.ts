@@ -171,6 +171,7 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
     ...(soft ? { softDelete: soft } : {}),
     ...(argsDir ? { args: { input: typeName(ctx, String(argsDir.name)), required: Boolean(argsDir.required) } } : {}),
     readOnly: ctx.source.readOnly || !table,
+    ...(d.get('cache') ? { cache: { ...(d.get('cache')![0] as object) } as DataObject['cache'] } : {}),
     ...(node.description ? { description: node.description.value } : {}),
     loc,
   };

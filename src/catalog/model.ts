@@ -90,6 +90,8 @@ export interface DataObject {
   readonly softDelete?: { readonly cond?: string; readonly set?: string };
   readonly args?: { readonly input: string; readonly required: boolean };
   readonly readOnly: boolean;
+  /** `@cache` on the type: every query of the object is cached (SPEC §9). */
+  readonly cache?: { readonly ttl?: number | string; readonly key?: string; readonly tags?: readonly string[] };
   readonly description?: string;
   readonly loc: Location;
 }

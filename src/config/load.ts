@@ -114,6 +114,7 @@ function mergeCacheEnv(cache: Record<string, unknown>, env: NodeJS.ProcessEnv): 
       ...(env.CACHE_L2_DATABASE ? { database: env.CACHE_L2_DATABASE } : {}),
       ...(env.CACHE_L2_USERNAME ? { username: env.CACHE_L2_USERNAME } : {}),
       ...(env.CACHE_L2_PASSWORD ? { password: env.CACHE_L2_PASSWORD } : {}),
+      ...(env.CACHE_L2_PREFIX ? { prefix: env.CACHE_L2_PREFIX } : {}),
     };
   }
   return out;

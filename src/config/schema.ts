@@ -68,6 +68,8 @@ export const cacheSchema = z.strictObject({
       database: int.optional(),
       username: z.string().optional(),
       password: z.string().optional(),
+      /** Namespace of svc's keys in Redis, so several deployments can share one server. */
+      prefix: z.string().optional(),
     })
     .optional(),
 });

@@ -15,6 +15,14 @@ export type StatementObserver = (source: string, sql: string, params: readonly u
 export class Executor {
   private readonly observers = new Set<StatementObserver>();
 
+  private readonly durations = new Set<(source: string, ms: number) => void>();
+
+  /** Sees the duration of every statement (metrics). */
+  observeDuration(observer: (source: string, ms: number) => void): () => void {
+    this.durations.add(observer);
+    return () => this.durations.delete(observer);
+  }
+
   /** Sees every statement sent to a source (tests count and compare them). */
   observe(observer: StatementObserver): () => void {
     this.observers.add(observer);
@@ -48,6 +56,8 @@ export class Executor {
     } catch (e) {
       throw translateDbError(e, runtime.name, this.log);
     } finally {
+      const ms = performance.now() - started;
+      for (const o of this.durations) o(runtime.name, ms);
       // DEBUG logs the statement and its timing, never the parameter values (they may be secrets).
       if (this.debug) this.log.info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
     }

@@ -22,6 +22,8 @@ export class RequestContext {
   readonly serial = new Serial();
   /** Statements sent to sources by this request (observable in tests and @stats). */
   statements = 0;
+  /** Response paths answered from the result cache (@stats, X-Svc-Cache). */
+  readonly cacheHits = new Set<string>();
   /** Data objects this request wrote; announced once the writes are committed. */
   readonly written = new Set<string>();
 

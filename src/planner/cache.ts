@@ -5,16 +5,22 @@
 import type { OperationDefinitionNode } from 'graphql';
 import type { CompiledSql } from '../sql/compiler.js';
 
+/** A compiled read and the data objects it reads (its cache tags). */
+export interface CachedPlan {
+  readonly stmt: CompiledSql;
+  readonly reads: readonly string[];
+}
+
 const PER_OPERATION = 64;
 
 export class PlanCache {
-  private readonly byOperation = new WeakMap<OperationDefinitionNode, Map<string, CompiledSql>>();
+  private readonly byOperation = new WeakMap<OperationDefinitionNode, Map<string, CachedPlan>>();
 
-  get(op: OperationDefinitionNode, key: string): CompiledSql | undefined {
+  get(op: OperationDefinitionNode, key: string): CachedPlan | undefined {
     return this.byOperation.get(op)?.get(key);
   }
 
-  set(op: OperationDefinitionNode, key: string, stmt: CompiledSql): void {
+  set(op: OperationDefinitionNode, key: string, stmt: CachedPlan): void {
     let m = this.byOperation.get(op);
     if (!m) this.byOperation.set(op, (m = new Map()));
     // A simple bound: an operation run with ever-changing variables does not grow without limit.

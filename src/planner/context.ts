@@ -21,6 +21,8 @@ export interface PlanContext {
   readonly inGuard?: boolean;
   /** `@with_deleted` on the root field: soft-deleted rows are read too. */
   readonly withDeleted?: boolean;
+  /** Collects the data objects a plan reads (cache tags, SPEC §9). */
+  readonly reads?: Set<string>;
 }
 
 export function aliasCounter(): () => string {

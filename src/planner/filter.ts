@@ -15,6 +15,7 @@ const and = (items: FilterNode[]): FilterNode => (items.length === 1 ? items[0]!
  * (SPEC §3.3). All of them become parameters.
  */
 export function fromFor(ctx: PlanContext, obj: DataObject, alias: string, viewArgs?: Record<string, unknown> | null): FromNode {
+  ctx.reads?.add(obj.name);
   if (obj.sql === undefined) return { kind: 'from', alias, name: ctx.tableName(obj) };
   const input = obj.args ? ctx.index.inputs.get(obj.args.input) : undefined;
   const parts: NonNullable<FromNode['sql']>[number][] = [];

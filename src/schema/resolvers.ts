@@ -2,6 +2,7 @@
 // plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
 import {
   type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
+  DirectiveLocation, getDirectiveValues, GraphQLDirective, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, print,
 } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
 import type { Executor } from '../executor/executor.js';
@@ -11,6 +12,7 @@ import type { FilterNode } from '../planner/ir/filter.js';
 import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { PlanCache } from '../planner/cache.js';
 import type { CompiledSql } from '../sql/compiler.js';
+import { cacheKey, parseTtl, type ResultCache } from '../cache/index.js';
 import type { CatalogFunction } from '../catalog/model.js';
 import { planAggregation } from '../planner/aggregate.js';
 import { planCall } from '../planner/function.js';
@@ -29,6 +31,43 @@ export interface ResolverDeps {
   readonly registry: SourceRegistry;
   readonly executor: Executor;
   readonly functions: Readonly<Record<string, FunctionHandler>>;
+  readonly cache?: ResultCache;
+}
+
+interface CacheRule {
+  readonly ttlMs?: number;
+  readonly key?: string;
+  readonly tags: readonly string[];
+  readonly refresh: boolean;
+}
+
+/** `@cache` / `@no_cache` / `@invalidate_cache` on the field, else `@cache` on the object's type. */
+function cacheRule(info: GraphQLResolveInfo, obj: DataObject): CacheRule | undefined {
+  const node = info.fieldNodes[0]!;
+  const has = (name: string) => node.directives?.some((d) => d.name.value === name) ?? false;
+  if (has('no_cache')) return undefined;
+  const refresh = has('invalidate_cache');
+  const d = getDirectiveValues(CACHE_DIRECTIVE, node, info.variableValues) as { ttl?: number; key?: string; tags?: string[] } | undefined;
+  const spec = d ?? obj.cache;
+  if (!spec) return refresh ? { tags: [], refresh } : undefined;
+  const ttlMs = parseTtl(spec.ttl as number | string | undefined);
+  return { ...(ttlMs !== undefined ? { ttlMs } : {}), ...(spec.key ? { key: spec.key } : {}), tags: spec.tags ?? [], refresh };
+}
+
+const CACHE_DIRECTIVE = new GraphQLDirective({
+  name: 'cache', locations: [DirectiveLocation.FIELD],
+  args: { ttl: { type: GraphQLInt }, key: { type: GraphQLString }, tags: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) } },
+});
+
+const documents = new WeakMap<object, string>();
+/** The operation and its fragments as text: two documents share cache entries only if equal. */
+function documentText(info: GraphQLResolveInfo): string {
+  let text = documents.get(info.operation);
+  if (text === undefined) {
+    text = [print(info.operation), ...Object.values(info.fragments).map((f) => print(f))].join('\n');
+    documents.set(info.operation, text);
+  }
+  return text;
 }
 
 /** Nested values are read by response key, so aliases of one field with other arguments work. */
@@ -85,23 +124,58 @@ function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
 
 const READS = new Set<DataRootField['kind']>(['list', 'by_pk', 'unique', 'aggregation', 'bucket_aggregation']);
 
-function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache): GraphQLFieldResolver<unknown, RequestContext> {
+type DataResolver = (source: unknown, args: Args, ctx: RequestContext, info: GraphQLResolveInfo, reads?: Set<string>) => Promise<unknown>;
+
+/**
+ * Root data fields. Reads may be served from the result cache (SPEC §9, the cache interceptor of
+ * DESIGN.md §2): the key is namespaced by role, user, time zone and schema version, and the tags
+ * are the explicit ones plus every data object the plan reads.
+ */
+function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
+  const inner = planAndRun(root, index, deps, plans);
+  if (!READS.has(root.kind)) return inner as GraphQLFieldResolver<unknown, RequestContext>;
+  return async (source, args: Args, ctx, info) => {
+    const cache = deps.cache;
+    const rule = cache?.enabled ? cacheRule(info, index.objects.get(root.object)!) : undefined;
+    if (!cache || !rule) return inner(source, args, ctx, info);
+    const key = cacheKey({
+      query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
+      role: ctx.identity.role, userId: ctx.identity.userId, timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
+    });
+    const options = { ttlMs: rule.ttlMs ?? cache.defaultTtlMs, tags: [...rule.tags] };
+    const { value, hit } = await cache.wrap(key, options, async () => {
+      const reads = new Set<string>();
+      const v = await inner(source, args, ctx, info, reads);
+      options.tags.push(...reads);
+      return v;
+    }, { refresh: rule.refresh });
+    if (hit) ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
+    return value;
+  };
+}
+
+function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache): DataResolver {
   const cacheable = READS.has(root.kind);
-  return async (_source, args: Args, ctx, info) => {
+  return async (_source, args: Args, ctx, info, reads) => {
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
     const key = cacheable ? planKey(info, ctx) : '';
     if (cacheable) {
       const cached = plans.get(info.operation, key);
-      if (cached) return deps.executor.readCompiled(ctx, runtime, cached);
+      if (cached) {
+        for (const r of cached.reads) reads?.add(r);
+        return deps.executor.readCompiled(ctx, runtime, cached.stmt);
+      }
     }
+    const planReads = new Set<string>();
     /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
     const run = (plan: RootQuery) => {
       const stmt = runtime.compiler.compileQuery(plan, ctx.timezone);
-      if (cacheable) plans.set(info.operation, key, stmt);
+      if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads] });
+      for (const r of planReads) reads?.add(r);
       return deps.executor.readCompiled(ctx, runtime, stmt);
     };
-    const pctx = planContext(info, index, deps.registry, ctx);
+    const pctx = { ...planContext(info, index, deps.registry, ctx), reads: planReads };
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') ctx.written.add(obj.name);
     // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
     const fieldFilter = ctx.access.unrestricted ? undefined : ctx.access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
@@ -192,7 +266,7 @@ function guardFields(schema: GraphQLSchema): void {
 }
 
 /** Attaches the server's resolvers to a schema built from the generated SDL. */
-export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps: ResolverDeps): void {
+export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps: ResolverDeps, version = 0): void {
   const field = (coord: string) => {
     const [typeName, fieldName] = coord.split('.') as [string, string];
     const type = schema.getType(typeName) as GraphQLObjectType;
@@ -201,7 +275,7 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
   for (const coord of index.modules) field(coord).resolve = () => ({});
     // One plan cache per served schema: a new schema starts with an empty one.
   const plans = new PlanCache();
-  for (const [coord, root] of index.roots) field(coord).resolve = dataResolver(root, index, deps, plans) as GraphQLFieldResolver<unknown, unknown>;
+  for (const [coord, root] of index.roots) field(coord).resolve = dataResolver(root, index, deps, plans, version) as GraphQLFieldResolver<unknown, unknown>;
   for (const [coord, handlerId] of index.functions) {
     const handler = deps.functions[handlerId];
     if (!handler) throw new PublicError(ErrorCode.Internal, `no handler "${handlerId}" for ${coord}`);

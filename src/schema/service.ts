@@ -34,8 +34,9 @@ export class SchemaService {
 
   rebuild(catalogs: readonly ResolvedCatalog[], deps: ResolverDeps): ServedSchema {
     const { surface, schema } = compileSchema(catalogs, this.functions, this.extraSdl);
-    attachResolvers(schema, surface.index, deps);
-    this.served = { schema, index: surface.index, sdl: surface.sdl, version: (this.served?.version ?? 0) + 1 };
+    const version = (this.served?.version ?? 0) + 1;
+    attachResolvers(schema, surface.index, deps, version);
+    this.served = { schema, index: surface.index, sdl: surface.sdl, version };
     for (const l of this.listeners) l(this.served);
     return this.served;
   }

@@ -6,11 +6,13 @@ import { compileSchema } from '../schema/service.js';
 import type { SystemFunction } from '../schema/surface.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { Lifecycle } from './lifecycle.js';
+import type { SvcRuntime } from './runtime.js';
 
 export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
   { module: 'core', mutation: true, name: 'load_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'load_data_source', description: 'Loads or reloads a data source and serves its catalog' },
   { module: 'core', mutation: true, name: 'unload_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'unload_data_source', description: 'Stops serving a data source; its registration is kept' },
   { module: 'core', mutation: true, name: 'checkpoint', args: '(name: String = "")', returns: 'OperationResult', handler: 'checkpoint', description: 'Flushes the write-ahead log of a DuckDB source (empty: the core database)' },
+  { module: 'core.cache', mutation: true, name: 'invalidate', args: '(tags: [String!])', returns: 'OperationResult', handler: 'cache_invalidate', description: 'Drops cached results carrying any of the tags (all of them without tags), in every process sharing the cache' },
   { module: 'core', mutation: false, name: 'data_source_status', args: '(name: String!)', returns: 'String', handler: 'data_source_status', description: 'Status text of a data source: loaded, unloaded, or failed with the reason' },
   { module: 'core', mutation: false, name: 'describe_data_source_schema', args: '(name: String!, self: Boolean = false, log: Boolean = false)', returns: 'String', handler: 'describe_data_source_schema', description: "The GraphQL schema generated from a data source's catalog" },
 ];
@@ -18,6 +20,8 @@ export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
 export interface FunctionDeps {
   readonly lifecycle: Lifecycle;
   readonly registry: SourceRegistry;
+  /** The runtime, once built (the cache and permission caches live there). */
+  readonly runtime: () => SvcRuntime;
 }
 
 export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandler> {
@@ -32,6 +36,17 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
       if (loaded.runtime.type !== 'duckdb') return { success: false, message: `data source "${source}" is not a DuckDB source` };
       await loaded.runtime.exec('CHECKPOINT');
       return { success: true, message: `checkpoint of "${source}" done` };
+    },
+    cache_invalidate: async (args) => {
+      const tags = (args.tags as string[] | null | undefined) ?? undefined;
+      const rt = deps.runtime();
+      const n = await rt.cache.invalidate(tags?.length ? tags : undefined);
+      // Role permissions are cached under the tag $role_permissions (SPEC §7).
+      if (!tags?.length || tags.includes('$role_permissions')) {
+        rt.permissions.invalidate();
+        rt.roleSchemas.clear();
+      }
+      return { success: true, affected_rows: n, message: tags?.length ? `invalidated tags ${tags.join(', ')}` : 'invalidated everything' };
     },
     data_source_status: (args) => deps.lifecycle.status(name(args)),
     describe_data_source_schema: async (args) => {

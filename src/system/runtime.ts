@@ -1,6 +1,7 @@
 // Composition root of the query service's data side: engine, core database, sources, schema.
 // Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
 import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, authHandlers } from '../auth/functions.js';
+import { ResultCache, subscribeWrites } from '../cache/index.js';
 import { compileCatalog } from '../catalog/compile.js';
 import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
@@ -31,7 +32,11 @@ export class SvcRuntime {
     readonly writes: WriteEvents,
     readonly permissions: PermissionService,
     readonly roleSchemas: RoleSchemas,
+    /** The result cache (SPEC §9); a pass-through when no store is configured. */
+    readonly cache: ResultCache,
   ) {
+    // Committed writes drop the cached results tagged with the objects written (SPEC §9).
+    subscribeWrites(cache, writes, log);
     // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`).
     writes.on((objects) => {
       if (objects.has('role_permissions') || objects.has('roles')) {
@@ -49,7 +54,7 @@ export class SvcRuntime {
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
-      schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers });
+      schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache });
     };
     const coreType = /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
     const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
@@ -61,8 +66,9 @@ export class SvcRuntime {
     );
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
-    const handlers = { ...systemHandlers({ lifecycle, registry }), ...authHandlers() };
-    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas());
+    const handlers = { ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers() };
+    const cache = await ResultCache.create(config, log);
+    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache);
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);
@@ -73,6 +79,7 @@ export class SvcRuntime {
   }
 
   async stop(): Promise<void> {
+    await this.cache.stop();
     for (const s of this.registry.all()) await s.runtime.close().catch(() => undefined);
     this.engine.close();
   }

@@ -2,7 +2,6 @@
 // response as input, variables, status codes with {error} bodies, querySvc as the caller, limits.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bodyHash, JQ_CACHE, type JqCache, type JqCacheEntryOptions } from '../../src/jq/cache.js';
-import { JqModule } from '../../src/jq/jq.module.js';
 import { startApp, type TestApp } from '../support/app.js';
 
 const ADMIN = { 'x-svc-secret-key': 'k' };
@@ -23,7 +22,7 @@ const savedTimeout = process.env.JQ_TIMEOUT;
 
 beforeAll(async () => {
   process.env.JQ_TIMEOUT = '1s';
-  t = await startApp({ SECRET_KEY: 'k' }, [JqModule]);
+  t = await startApp({ SECRET_KEY: 'k' });
   cache.attach(t.app.get<JqCache>(JQ_CACHE, { strict: false }));
   const r = await t.gql(`mutation { core {
     a: insert_roles(data: {name: "analyst", description: "reads", permissions: [

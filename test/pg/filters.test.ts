@@ -153,10 +153,12 @@ describe('PostgreSQL filters', () => {
     expect((await data(t, '{ f_spans_by_pk(id: 3) { r n } }')).f_spans_by_pk).toEqual({ r: 'empty', n: 'empty' });
   });
 
-  it('refuses invalid geometry text with a client error', async () => {
-    const r = await t.gql('{ f_kinds(filter: {geom: {eq: "NOT A SHAPE"}}) { id } }');
-    expect(r.body.errors?.[0]?.message).toMatch(/pgf: /);
-    expect(r.body.errors?.[0]?.extensions?.code).not.toBe('INTERNAL');
+  it('refuses invalid geometry text and geometry of another SRID with a client error', async () => {
+    const bad = await t.gql('{ f_kinds(filter: {geom: {eq: "NOT A SHAPE"}}) { id } }');
+    expect(bad.body.errors?.[0]?.message).toMatch(/^pgf: invalid geometry value: parse error - invalid geometry/);
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('QUERY_FAILED');
+    const srid = await t.gql('{ f_kinds(filter: {geom: {intersects: "SRID=3857;POINT(1 2)"}}) { id } }');
+    expect(srid.body.errors?.[0]?.message).toMatch(/^pgf: invalid geometry value: .*mixed SRID/);
   });
 
   it('binds every operand as a parameter (no value in the SQL text)', async () => {

@@ -120,6 +120,18 @@ describe('served from its introspected catalog', () => {
   });
 });
 
+describe('introspection by URL', () => {
+  it('reads the same catalog from a postgres:// URL', async () => {
+    expect((await introspect(`${db.url}?schema=app`, 'app', 'app')).sdl).toBe(sdl);
+  });
+
+  it('reports an unreachable server with the redacted URL', async () => {
+    await expect(introspect('postgres://postgres:secret@127.0.0.1:1/nowhere', 'public', 'gone')).rejects.toThrow(
+      /^data source "gone" \(postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nowhere\) is unreachable: .*ECONNREFUSED/,
+    );
+  });
+});
+
 describe('String filters on uuid and enum columns', () => {
   /** `SELECT json_agg(id) FROM app.orders WHERE status <op> value` through the source's compiler. */
   const byStatus = (op: string, value: unknown): RootQuery => ({
@@ -141,7 +153,7 @@ describe('String filters on uuid and enum columns', () => {
       expect(await untyped.queryJson(eq)).toEqual([{ id: 10 }, { id: 12 }]);
       expect(await untyped.queryJson(untyped.compiler.compileQuery(byStatus('in', ['open'])))).toEqual([{ id: 10 }, { id: 12 }]);
       await expect(untyped.queryJson(untyped.compiler.compileQuery(byStatus('eq', 'nope')))).rejects.toThrow(/invalid input value for enum/);
-      expect(await untyped.queryJson(untyped.compiler.compileQuery(byStatus('in', []))))).toEqual([]);
+      expect(await untyped.queryJson(untyped.compiler.compileQuery(byStatus('in', [])))).toEqual([]);
     } finally {
       await typed.close();
       await untyped.close();

@@ -3,7 +3,8 @@
 // text a catalog author would write), which compileCatalog then compiles like any other catalog.
 // Rules (types, names, relations) are listed in docs/postgres.md.
 import pg from 'pg';
-import { PostgresSource } from './source.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { PostgresSource, redactUrl } from './source.js';
 import { mapColumnType, type PgColumnType } from './type-map.js';
 
 /** What introspection can read from: a loaded source, a connected client, or a postgres:// URL. */
@@ -75,13 +76,15 @@ function pick(taken: Set<string>, candidates: string[], twins: (n: string) => st
 
 const str = (s: string): string => JSON.stringify(s);
 
-function queryOf(target: IntrospectionTarget): { query: Query; done: () => Promise<void> } {
+function queryOf(target: IntrospectionTarget, sourceName: string): { query: Query; done: () => Promise<void> } {
   if (target instanceof PostgresSource) return { query: (sql, params) => target.rows(sql, params), done: async () => undefined };
   if (typeof target !== 'string') return { query: async (sql, params) => (await target.query(sql, params)).rows, done: async () => undefined };
   const url = new URL(target);
   url.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: url.toString() });
-  const connected = client.connect();
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
+  const connected = client.connect().catch((e: unknown) => {
+    throw new PublicError(ErrorCode.SourceUnavailable, `data source "${sourceName}" (${redactUrl(target)}) is unreachable: ${(e as Error).message}`);
+  });
   return {
     query: async (sql, params) => {
       await connected;
@@ -125,7 +128,7 @@ ORDER BY c.relname, k.conname`;
 
 /** Reads schema `schema` and returns catalog SDL with the findings worth a warning. */
 export async function introspect(target: IntrospectionTarget, schema: string, sourceName: string): Promise<IntrospectedCatalog> {
-  const { query, done } = queryOf(target);
+  const { query, done } = queryOf(target, sourceName);
   const warnings: string[] = [];
   try {
     const relations = new Map<number, Relation>();

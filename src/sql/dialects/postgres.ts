@@ -7,7 +7,7 @@ import type { CompareNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
 import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
-import { DEFAULT_SRID, geoJsonOf, geometryFilter, geometryInput, geometrySql } from '../pg/geometry.js';
+import { DEFAULT_SRID, geoJsonOf, geometryAggregate, geometryFilter, geometryInput, geometrySql } from '../pg/geometry.js';
 import { RANGE_ELEMENT, RANGE_SCALARS, rangeFilter, timestampRangeText } from '../pg/ranges.js';
 
 const TYPES: Record<ScalarName, string> = {
@@ -159,6 +159,9 @@ export class PostgresCompiler extends SqlCompiler {
       const conds = [filter, extra].filter(Boolean);
       return conds.length ? ` FILTER (WHERE ${conds.join(' AND ')})` : '';
     };
+    // Geometry aggregations of SPEC §4.2, ready for when the planner passes them (AggFn lacks them).
+    const geo = geometryAggregate(fn as string, arg, f());
+    if (geo) return geo;
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
       case 'list': return `to_json(array_agg(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)})`;

@@ -61,3 +61,17 @@ export function geometryFilter(op: string, left: string, right: () => string): s
 export function geoJsonOf(expr: string): string {
   return `ST_AsGeoJSON(${expr})::json`;
 }
+
+/**
+ * `union` and `extent` of Geometry aggregations (SPEC §4.2) as GeoJSON; undefined for other
+ * functions. `filter` is the aggregate's FILTER clause (or empty). The extent keeps the SRID of the
+ * values (ST_Extent returns a box without one). PostGIS has no aggregate intersection.
+ */
+export function geometryAggregate(fn: string, arg: string | undefined, filter: string): string | undefined {
+  if (fn !== 'union' && fn !== 'extent' && fn !== 'intersection') return undefined;
+  if (!arg) throw new PublicError(ErrorCode.BadUserInput, `aggregation "${fn}" needs a geometry field`);
+  const g = `(${arg})::geometry`;
+  if (fn === 'union') return geoJsonOf(`ST_Union(${g})${filter}`);
+  if (fn === 'extent') return geoJsonOf(`ST_SetSRID(ST_Extent(${g})${filter}::geometry, min(ST_SRID(${g}))${filter})`);
+  throw new PublicError(ErrorCode.BadUserInput, 'aggregation "intersection" is not supported on postgres sources');
+}
