@@ -26,6 +26,8 @@ export interface DataSourceRuntime {
   /** Runs raw SQL outside the GraphQL path (seeding, core migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** Undefined when the source answers; otherwise why it does not (data_source_status). */
+  ping?(): Promise<string | undefined>;
 }
 
 /** Splits a catalog table name `schema.table` into its parts. */

@@ -83,6 +83,8 @@ export abstract class SqlCompiler {
   /** Converts a client value to what the driver binds (strings for dates, JSON text, ...). */
   protected bindValue(value: unknown, scalar: ScalarName): unknown {
     if (value === null || value === undefined) return null;
+    // Values read back from a row (nested inserts) may be Dates: bind them as ISO text.
+    if (value instanceof Date) return value.toISOString();
     if (scalar === 'JSON') return JSON.stringify(value);
     if (scalar === 'BigInt') return String(value);
     if (typeof value === 'object') return JSON.stringify(value);

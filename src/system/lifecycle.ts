@@ -9,6 +9,8 @@ import type { Logger } from '../shared/logger.js';
 import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
+import { introspect } from '../sources/postgres/introspect.js';
+import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import { readCatalogFiles } from './catalog-files.js';
 import type { CoreStore, DataSourceRow } from './core-store.js';
@@ -36,7 +38,15 @@ export class Lifecycle {
   ) {}
 
   private async compile(row: DataSourceRow): Promise<ResolvedCatalog> {
-    if (row.self_defined) throw new PublicError(ErrorCode.BadUserInput, `self_defined sources are not supported yet`);
+    if (row.self_defined) {
+      // The catalog is derived from the database itself (SPEC §3.1), for the schema in the path.
+      if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, 'self_defined is supported for postgres sources only');
+      const url = substituteEnv(row.path ?? '');
+      const found = await introspect(url, new URL(url).searchParams.get('schema') ?? 'public', row.name);
+      const info: SourceInfo = { name: row.name, type: 'postgres', prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+      const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
+      return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
+    }
     const files = [];
     for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path)));
     if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
@@ -101,6 +111,10 @@ export class Lifecycle {
   async status(name: string): Promise<string> {
     if (name === 'core') return 'loaded';
     const s = this.registry.status(name);
+    if (s?.state === 'loaded') {
+      const problem = await this.registry.get(name)?.runtime.ping?.();
+      if (problem) return `unavailable: ${problem}`;
+    }
     if (s) return s.state === 'failed' ? `failed: ${s.message}` : s.state;
     return (await this.core.dataSource(name)) ? 'unloaded' : `unknown data source "${name}"`;
   }

@@ -11,7 +11,8 @@ import { PostgresCompiler } from '../../sql/dialects/postgres.js';
 import { clientGeometryError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
-const compiler = new PostgresCompiler();
+// String comparisons leave the parameter untyped, so PostgreSQL takes the column's type (uuid, enums).
+const compiler = new PostgresCompiler({ untypedStrings: true });
 const untypedStringsCompiler = new PostgresCompiler({ untypedStrings: true });
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
 /** json and jsonb read without rounding integers beyond 2^53 (SPEC §3.4); other types as pg parses them. */

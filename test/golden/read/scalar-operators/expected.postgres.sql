@@ -1,6 +1,6 @@
-SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."__svc_rn"), '[]'::json) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS "__svc_rn" FROM "public"."customers" AS "t0" WHERE "t0"."country" = CAST($1 AS text) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS "t0";
+SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."__svc_rn"), '[]'::json) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS "__svc_rn" FROM "public"."customers" AS "t0" WHERE "t0"."country" = $1 ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS "t0";
 
-SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."__svc_rn"), '[]'::json) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS "__svc_rn" FROM "public"."customers" AS "t0" WHERE "t0"."country" IN (CAST($1 AS text), CAST($2 AS text)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS "t0";
+SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."__svc_rn"), '[]'::json) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS "__svc_rn" FROM "public"."customers" AS "t0" WHERE "t0"."country" IN ($1, $2) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS "t0";
 
 SELECT COALESCE(json_agg(json_build_object('id', "t0"."id", 'price', "t0"."price") ORDER BY "t0"."__svc_rn"), '[]'::json) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY "t0"."id" ASC NULLS FIRST) AS "__svc_rn" FROM "public"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS double precision) AND "t0"."price" <= CAST($2 AS double precision)) ORDER BY "t0"."id" ASC NULLS FIRST LIMIT 2000) AS "t0";
 
