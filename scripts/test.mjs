@@ -15,7 +15,8 @@ async function checkPostgres() {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
-    await client.query('SELECT 1');
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_available_extensions WHERE name = 'postgis'");
+    if (!rows[0].n) return 'PostGIS is not installed on the PostgreSQL server (geometry tests need it).\n  Install it with: apt-get install -y postgresql-15-postgis-3';
   } catch (e) {
     const safe = PG_URL.replace(/:[^:@/]*@/, ':***@');
     return `PostgreSQL is not reachable at ${safe} (${e.message}).\n  Start it with: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n  or point SVC_TEST_PG_URL at a server (PostGIS needed: apt-get install postgresql-15-postgis-3).`;
