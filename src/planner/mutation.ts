@@ -5,13 +5,13 @@ import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { andAll, guard, objectOf, planFilter } from './filter.js';
-import type { ParamExpr } from './ir/expr.js';
+import type { ParamExpr, RawSqlExpr } from './ir/expr.js';
 import type { DeleteNode, UpdateNode } from './ir/mutation.js';
 
 export interface InsertTree {
   readonly object: DataObject;
   /** Physical column -> value. */
-  readonly values: ReadonlyMap<string, ParamExpr>;
+  readonly values: ReadonlyMap<string, ParamExpr | RawSqlExpr>;
   readonly parents: readonly { readonly relation: Relation; readonly tree: InsertTree }[];
   readonly children: readonly { readonly relation: Relation; readonly trees: readonly InsertTree[]; readonly junction?: DataObject }[];
 }
@@ -29,7 +29,7 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
   if (ctx.access.objectDenied('insert', obj.name)) throw forbidden();
   // Object-wide `data` is stamped over what the client sent, at every level (SPEC §7).
   const data = ctx.access.unrestricted ? input : { ...input, ...ctx.access.objectData('insert', obj.name, ctx.authVars) };
-  const values = new Map<string, ParamExpr>();
+  const values = new Map<string, ParamExpr | RawSqlExpr>();
   const parents: InsertTree['parents'][number][] = [];
   const children: InsertTree['children'][number][] = [];
   for (const [key, value] of Object.entries(data)) {
@@ -53,11 +53,46 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
   for (const f of obj.fields) {
     if (values.has(f.column) || f.sql !== undefined || !f.default) continue;
     if (f.default.value !== undefined) values.set(f.column, param(f, f.default.value));
+    else if (f.default.sequence) values.set(f.column, sequenceValue(f.default.sequence));
+    else if (f.default.insertExp) values.set(f.column, defaultSql(obj, f.default.insertExp, data));
   }
   return { object: obj, values, parents, children };
 }
 
+const SEQUENCE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** `@default(sequence:)`: the sequence's next value (a catalog name, checked, never client input). */
+function sequenceValue(name: string): RawSqlExpr {
+  if (!SEQUENCE.test(name)) throw new PublicError(ErrorCode.CatalogInvalid, `invalid sequence name "${name}" in @default`);
+  return { kind: 'raw', parts: [`nextval('${name}')`] };
+}
+
+/**
+ * `@default(insert_exp:)` / `update_exp:`: catalog SQL where `[$field]` is the value the client sent
+ * for that field, bound as a parameter (SPEC §3.3).
+ */
+function defaultSql(obj: DataObject, template: string, data: Record<string, unknown>): RawSqlExpr {
+  const parts: RawSqlExpr['parts'][number][] = [];
+  let last = 0;
+  for (const m of template.matchAll(/\[\$([A-Za-z_][A-Za-z0-9_]*)\]/g)) {
+    const f = obj.fields.find((x) => x.name === m[1]);
+    if (!f) continue;
+    parts.push(template.slice(last, m.index));
+    parts.push(param(f, data[f.name] ?? null));
+    last = m.index + m[0].length;
+  }
+  parts.push(template.slice(last));
+  return { kind: 'raw', parts };
+}
+
 function setList(obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
+  const updates = obj.fields
+    .filter((f) => f.default?.updateExp && data[f.name] === undefined)
+    .map((f) => ({ column: f.column, value: defaultSql(obj, f.default!.updateExp!, data) }));
+  return [...updates, ...setFromData(obj, data)];
+}
+
+function setFromData(obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
   return Object.entries(data)
     .filter(([, v]) => v !== undefined)
     .map(([key, value]) => {
@@ -74,7 +109,7 @@ export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<str
   const data = ctx.access.unrestricted ? input : { ...input, ...ctx.access.objectData('update', obj.name, ctx.authVars) };
   const alias = ctx.nextAlias();
   const set = setList(obj, data);
-  if (!set.length) throw new PublicError(ErrorCode.BadUserInput, `update of "${obj.name}" sets no field`);
+  if (!setFromData(obj, data).length) throw new PublicError(ErrorCode.BadUserInput, `update of "${obj.name}" sets no field`);
   return { kind: 'update', table: ctx.tableName(obj), alias, set, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
 }
 

@@ -19,7 +19,7 @@ export interface ParamExpr {
 /** Catalog-authored SQL (`@sql`), with `[field]` references already resolved to columns. */
 export interface RawSqlExpr {
   readonly kind: 'raw';
-  readonly parts: readonly (string | ColumnExpr)[];
+  readonly parts: readonly (string | ColumnExpr | ParamExpr)[];
 }
 
 /** A scalar subquery returning one value (ordering by N:1 relation paths). */
