@@ -19,6 +19,8 @@ export interface Scope {
   readonly ctx: PlanContext;
   readonly joins: JoinNode[];
   readonly filter?: FilterNode;
+  /** Inside a bucket: a list relation aggregated over "all related rows" would need the group's rows. */
+  readonly inBuckets?: boolean;
 }
 
 function unsupported(what: string): never {
@@ -111,6 +113,7 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     }
     if (f.name === `${rel.name}_aggregation`) return { kind: 'object', key: f.key, fields: subAggregation(scope, rel, alias, f.type!, f.nodes, f.args) };
     // A list relation by its own name: aggregate every related row of every aggregated row.
+    if (scope.inBuckets) unsupported(`"${f.name}" inside bucket aggregations (use "${f.name}_aggregation")`);
     const child = ctx.nextAlias();
     const parent = ctx.nextAlias();
     const parentRows = rowsOf(parent);

@@ -51,10 +51,12 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
 }
 
 /** Finds the output at a dotted path of response keys (`key.category.name`, `aggregations.total.sum`). */
-function orderExpr(fields: readonly AggOut[], path: readonly string[], full: string): Expr {
+function orderExpr(fields: readonly AggOut[], path: readonly string[], full: string, within?: AggregateNode): Expr {
   const [head, ...rest] = path;
   const f = fields.find((x) => x.key === head);
-  if (f?.kind === 'object' && rest.length) return orderExpr(f.fields, rest, full);
+  if (f?.kind === 'object' && rest.length) return orderExpr(f.fields, rest, full, within);
+  if (f?.kind === 'nested' && rest.length && !within) return orderExpr(f.node.fields, rest, full, f.node);
+  if (f && !rest.length && within && (f.kind === 'count' || f.kind === 'agg')) return { kind: 'agg_ref', agg: f, within };
   if (f && !rest.length && (f.kind === 'value')) return f.expr;
   if (f && !rest.length && (f.kind === 'count' || f.kind === 'agg')) return { kind: 'agg_ref', agg: f };
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" is not a selected key or aggregation value`);
@@ -73,7 +75,7 @@ export function planBuckets(
     if (f.name === 'key') return { kind: 'object', key: f.key, fields: keyFields({ ctx, joins }, groupBy, obj, alias, f.type!, f.nodes) };
     if (f.args.order_by) throw new PublicError(ErrorCode.BadUserInput, '"order_by" of aggregations is not supported yet');
     const filter = f.args.filter ? planFilter(ctx, obj, alias, f.args.filter as Args) : undefined;
-    return { kind: 'object', key: f.key, fields: aggFields({ ctx, joins, ...(filter ? { filter } : {}) }, obj, alias, f.type!, f.nodes, rowsOf) };
+    return { kind: 'object', key: f.key, fields: aggFields({ ctx, joins, inBuckets: true, ...(filter ? { filter } : {}) }, obj, alias, f.type!, f.nodes, rowsOf) };
   });
   const orderBy: OrderItem[] = ((args.order_by as OrderArg[] | null | undefined) ?? []).map((o) => ({ expr: orderExpr(fields, o.field.split('.'), o.field), desc: o.direction === 'DESC' }));
   return {

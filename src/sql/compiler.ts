@@ -241,7 +241,7 @@ export abstract class SqlCompiler {
         return `CAST(floor(${n} / ${e.divide}) AS BIGINT)`;
       }
       case 'agg_ref':
-        return this.aggValue(e.agg, ctx, false);
+        return e.within ? `(SELECT ${this.aggValue(e.agg, ctx, false)} FROM ${this.aggSource(e.within, ctx)})` : this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':
         return `(SELECT ${this.aggregateCall(e.fn, e.arg ? this.expr(e.arg, ctx) : undefined, false, undefined, undefined)} FROM ${this.fromNode(e.from, ctx)} WHERE ${this.filter(e.where, ctx)})`;
       default:
@@ -344,7 +344,7 @@ export abstract class SqlCompiler {
   }
 
   /** The rows being aggregated, with N:1 joins; limits before aggregation need a derived table. */
-  private aggSource(node: AggregateNode, ctx: SqlContext): string {
+  protected aggSource(node: AggregateNode, ctx: SqlContext): string {
     const rows = node.rows;
     const joins = node.joins.map((j) => ` LEFT JOIN ${this.fromNode(j.from, ctx)} ON ${this.filter(j.on, ctx)}`).join('');
     const limited = rows.limit !== undefined || rows.offset !== undefined || rows.distinctOn?.length;

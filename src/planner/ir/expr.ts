@@ -51,6 +51,8 @@ export interface ExtractExpr {
 export interface AggRefExpr {
   readonly kind: 'agg_ref';
   readonly agg: import('./aggregate.js').AggOut;
+  /** The aggregate lives in a nested aggregation subquery (a list relation's `items { total { sum } }`). */
+  readonly within?: import('./aggregate.js').AggregateNode;
 }
 
 export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
