@@ -6,7 +6,13 @@ function depthOf(set: SelectionSetNode | undefined, fragments: Map<string, Fragm
   if (!set) return 0;
   let max = 0;
   for (const s of set.selections) {
-    if (s.kind === Kind.FIELD) max = Math.max(max, s.selectionSet ? 1 + depthOf(s.selectionSet, fragments, seen) : 1);
+    if (s.kind === Kind.FIELD) {
+      // Introspection counts too, but the linear `ofType` chain of a type reference does not add
+      // depth: otherwise the standard introspection query of every GraphQL tool (GraphiQL, Apollo)
+      // would exceed the default of 7.
+      const own = s.name.value === 'ofType' ? 0 : 1;
+      max = Math.max(max, s.selectionSet ? own + depthOf(s.selectionSet, fragments, seen) : own);
+    }
     else if (s.kind === Kind.INLINE_FRAGMENT) max = Math.max(max, depthOf(s.selectionSet, fragments, seen));
     else if (!seen.has(s.name.value)) {
       const f = fragments.get(s.name.value);

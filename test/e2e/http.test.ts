@@ -174,3 +174,18 @@ describe('ALLOW_PARALLEL=false and MAX_PARALLEL_QUERIES', () => {
     }
   });
 });
+
+describe('introspection', () => {
+  it('the standard introspection query of GraphQL tools passes MAX_DEPTH and returns the generated surface', async () => {
+    const { getIntrospectionQuery } = await import('graphql');
+    const r = await t.gql(getIntrospectionQuery());
+    expect(r.body.errors).toBeUndefined();
+    const types = r.body.data.__schema.types.map((x: { name: string }) => x.name);
+    expect(types).toEqual(expect.arrayContaining(['shop_customers', 'shop_customers_filter', '_shop_customers_aggregation', 'shop_customers_mut_input_data', 'OperationResult']));
+  });
+
+  it('a deliberately deep introspection query is still refused', async () => {
+    const r = await t.gql('{ __schema { types { fields { type { fields { type { fields { type { name } } } } } } } } }');
+    expect(r.body.errors[0].message).toMatch(/exceeds the maximum depth 7/);
+  });
+});
