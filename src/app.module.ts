@@ -60,6 +60,7 @@ export class AppModule {
             const identities = new IdentityService(config, rt.core);
             // Managed keys are cached (tag $AuthAPIKeys); a committed write to them drops the cache.
             rt.writes.on((objects) => objects.has('api_keys') && identities.forgetApiKeys());
+            rt.onInvalidate((tags) => (!tags || tags.includes('$AuthAPIKeys')) && identities.forgetApiKeys());
             return identities;
           },
           inject: [SvcRuntime],
@@ -69,6 +70,7 @@ export class AppModule {
           useFactory: (rt: SvcRuntime) => {
             const gate = new RoleGate(rt.core);
             rt.writes.on((objects) => objects.has('roles') && gate.forget());
+            rt.onInvalidate((tags) => (!tags || tags.includes('$role_permissions')) && gate.forget());
             return gate;
           },
           inject: [SvcRuntime],

@@ -22,6 +22,8 @@ export class RequestContext {
   readonly serial = new Serial();
   /** Statements sent to sources by this request (observable in tests and @stats). */
   statements = 0;
+  /** `@stats` timings per root field path, reported in extensions.stats. */
+  readonly stats: Record<string, { ms: number; cached: boolean }> = {};
   /** Response paths answered from the result cache (@stats, X-Svc-Cache). */
   readonly cacheHits = new Set<string>();
   /** Data objects this request wrote; announced once the writes are committed. */

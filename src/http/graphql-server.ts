@@ -83,6 +83,7 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
           }
           if (!('data' in result)) result.data = null;
           result.extensions ??= {};
+          if (Object.keys(rc.contextValue.stats).length) result.extensions = { ...result.extensions, stats: rc.contextValue.stats };
           const codes = (result.errors ?? []).map((e) => e.extensions?.code);
           const strict = prefersGraphqlResponse(rc.request.http?.headers.get('accept'));
           if (!strict && codes.length && codes.every((c) => UNEXECUTABLE.has(String(c)))) rc.response.http.status = 200;

@@ -134,7 +134,7 @@ type DataResolver = (source: unknown, args: Args, ctx: RequestContext, info: Gra
 function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   const inner = planAndRun(root, index, deps, plans);
   if (!READS.has(root.kind)) return inner as GraphQLFieldResolver<unknown, RequestContext>;
-  return async (source, args: Args, ctx, info) => {
+  const cached = async (source: unknown, args: Args, ctx: RequestContext, info: GraphQLResolveInfo): Promise<unknown> => {
     const cache = deps.cache;
     const rule = cache?.enabled ? cacheRule(info, index.objects.get(root.object)!) : undefined;
     if (!cache || !rule) return inner(source, args, ctx, info);
@@ -151,6 +151,17 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
     }, { refresh: rule.refresh });
     if (hit) ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
     return value;
+  };
+  return async (source, args: Args, ctx, info) => {
+    if (!info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'stats'))) return cached(source, args, ctx, info);
+    // @stats: the field's time and whether the cache answered, in extensions.stats.
+    const path = responsePathAsArray(info.path).join('.');
+    const started = performance.now();
+    try {
+      return await cached(source, args, ctx, info);
+    } finally {
+      ctx.stats[path] = { ms: +(performance.now() - started).toFixed(3), cached: ctx.cacheHits.has(path) };
+    }
   };
 }
 

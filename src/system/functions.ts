@@ -39,13 +39,7 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
     },
     cache_invalidate: async (args) => {
       const tags = (args.tags as string[] | null | undefined) ?? undefined;
-      const rt = deps.runtime();
-      const n = await rt.cache.invalidate(tags?.length ? tags : undefined);
-      // Role permissions are cached under the tag $role_permissions (SPEC §7).
-      if (!tags?.length || tags.includes('$role_permissions')) {
-        rt.permissions.invalidate();
-        rt.roleSchemas.clear();
-      }
+      const n = await deps.runtime().invalidate(tags);
       return { success: true, affected_rows: n, message: tags?.length ? `invalidated tags ${tags.join(', ')}` : 'invalidated everything' };
     },
     data_source_status: (args) => deps.lifecycle.status(name(args)),

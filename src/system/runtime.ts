@@ -37,6 +37,12 @@ export class SvcRuntime {
   ) {
     // Committed writes drop the cached results tagged with the objects written (SPEC §9).
     subscribeWrites(cache, writes, log);
+    this.onInvalidate((tags) => {
+      if (!tags || tags.includes('$role_permissions')) {
+        permissions.invalidate();
+        roleSchemas.clear();
+      }
+    });
     // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`).
     writes.on((objects) => {
       if (objects.has('role_permissions') || objects.has('roles')) {
@@ -76,6 +82,22 @@ export class SvcRuntime {
     }
     await lifecycle.loadAll();
     return runtime;
+  }
+
+  private readonly invalidationListeners = new Set<(tags: readonly string[] | undefined) => void>();
+
+  /**
+   * Caches kept outside the result cache (role permissions `$role_permissions`, managed API keys
+   * `$AuthAPIKeys`) hear tag invalidations here (SPEC §7, §9); no tags means everything.
+   */
+  onInvalidate(listener: (tags: readonly string[] | undefined) => void): void {
+    this.invalidationListeners.add(listener);
+  }
+
+  async invalidate(tags: readonly string[] | undefined): Promise<number> {
+    const n = await this.cache.invalidate(tags?.length ? tags : undefined);
+    for (const l of this.invalidationListeners) l(tags?.length ? tags : undefined);
+    return n;
   }
 
   async stop(): Promise<void> {

@@ -147,3 +147,24 @@ describe('/jq-query cache headers', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('@stats and the cache tags of other caches', () => {
+  it('reports time and cache hits per field in extensions.stats', async () => {
+    const q = '{ shop_products(order_by: [{field: "id"}]) @stats @cache(ttl: 60, key: "stats-demo") { id } plain: shop_tags @stats { id } }';
+    await a.gql(q);
+    const r = await a.gql(q);
+    expect(r.body.extensions.stats.shop_products).toMatchObject({ cached: true });
+    expect(r.body.extensions.stats.plain).toMatchObject({ cached: false });
+    expect(typeof r.body.extensions.stats.plain.ms).toBe('number');
+  });
+
+  it('invalidating $role_permissions applies permission changes made behind svc', async () => {
+    await a.gql('mutation { core { insert_roles(data: {name: "late", description: "x"}) { name } } }');
+    const h = as('late', '1');
+    expect((await a.gql('{ shop_tags(limit: 1) { id } }', undefined, h)).body.errors).toBeUndefined();
+    await a.runtime.core.runtime.exec(`INSERT INTO role_permissions (role, type_name, field_name, disabled) VALUES ('late', 'shop_tags', '*', TRUE)`);
+    expect((await a.gql('{ shop_tags(limit: 1) { id } }', undefined, h)).body.errors).toBeUndefined();
+    await a.gql('mutation { function { core { cache { invalidate(tags: ["$role_permissions"]) { success } } } } }');
+    expect((await a.gql('{ shop_tags(limit: 1) { id } }', undefined, h)).body.errors[0].message).toBe('forbidden');
+  });
+});

@@ -153,3 +153,21 @@ describe('endpoints and caching', () => {
     expect(r.body.data.function.core.auth.me).toEqual({ role: 'public', auth_type: 'anonymous' });
   });
 });
+
+describe('asking what a role may do', () => {
+  it('my_permissions lists the rows of the caller role', async () => {
+    const r = await t.gql('{ function { core { auth { my_permissions { role_name disabled permissions { object field hidden disabled } } } } } }', undefined, as('no_http', '1'));
+    expect(r.status).toBe(403);
+    const a = await t.gql('{ function { core { auth { my_permissions { role_name permissions { object field hidden disabled } } } } } }', undefined, as('analyst', '1'));
+    const p = a.body.data.function.core.auth.my_permissions;
+    expect(p.role_name).toBe('analyst');
+    expect(p.permissions).toEqual(expect.arrayContaining([{ object: 'shop_customers', field: 'email', hidden: false, disabled: true }]));
+  });
+
+  it('check_access tells enabled and visible per field', async () => {
+    const r = await t.gql('{ function { core { auth { check_access(type_name: "shop_products", fields: "sku, attributes") { field enabled visible } } } } }', undefined, as('analyst', '1'));
+    expect(r.body.data.function.core.auth.check_access).toEqual([{ field: 'sku', enabled: true, visible: true }, { field: 'attributes', enabled: true, visible: false }]);
+    const c = await t.gql('{ function { core { auth { check_access(type_name: "shop_customers", fields: "email") { field enabled visible } } } } }', undefined, as('analyst', '1'));
+    expect(c.body.data.function.core.auth.check_access).toEqual([{ field: 'email', enabled: false, visible: false }]);
+  });
+});
