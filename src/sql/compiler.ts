@@ -34,6 +34,12 @@ export class SqlContext {
   }
 }
 
+/** ` FILTER (WHERE a AND b)` of an aggregate, or nothing. */
+export function filterClause(...conditions: (string | undefined)[]): string {
+  const present = conditions.filter(Boolean);
+  return present.length ? ` FILTER (WHERE ${present.join(' AND ')})` : '';
+}
+
 /** TimeExtract values (SPEC §4) -> the field name both engines' extract() take. */
 const EXTRACT_PARTS: Readonly<Record<string, string>> = {
   epoch: 'epoch', minute: 'minute', hour: 'hour', day: 'day', doy: 'doy', dow: 'dow', iso_dow: 'isodow',

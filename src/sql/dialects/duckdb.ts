@@ -1,7 +1,7 @@
 // DuckDB dialect: JSON built with json_object / json_group_array, lists as DuckDB lists.
 import type { ScalarName } from '../../catalog/model.js';
 import type { AggFn } from '../../planner/ir/aggregate.js';
-import { SqlCompiler, type SqlContext } from '../compiler.js';
+import { filterClause, SqlCompiler, type SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
 
 const TYPES: Record<ScalarName, string> = {
@@ -78,10 +78,7 @@ export class DuckDbCompiler extends SqlCompiler {
 
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string {
     const d = distinct ? 'DISTINCT ' : '';
-    const f = (extra?: string) => {
-      const conds = [filter, extra].filter(Boolean);
-      return conds.length ? ` FILTER (WHERE ${conds.join(' AND ')})` : '';
-    };
+    const f = (extra?: string) => filterClause(filter, extra);
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
       // Distinct values come sorted, so the answer does not depend on scan order.

@@ -5,7 +5,7 @@ import type { AggFn } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
-import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
+import { type CompiledSql, filterClause, SqlCompiler, SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
 import { DEFAULT_SRID, geoJsonOf, geometryAggregate, geometryFilter, geometryInput, geometrySql } from '../pg/geometry.js';
 import { RANGE_ELEMENT, RANGE_SCALARS, rangeFilter, timestampRangeText } from '../pg/ranges.js';
@@ -155,10 +155,7 @@ export class PostgresCompiler extends SqlCompiler {
 
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string {
     const d = distinct ? 'DISTINCT ' : '';
-    const f = (extra?: string) => {
-      const conds = [filter, extra].filter(Boolean);
-      return conds.length ? ` FILTER (WHERE ${conds.join(' AND ')})` : '';
-    };
+    const f = (extra?: string) => filterClause(filter, extra);
     // Geometry aggregations of SPEC §4.2, ready for when the planner passes them (AggFn lacks them).
     const geo = geometryAggregate(fn as string, arg, f());
     if (geo) return geo;
