@@ -45,12 +45,22 @@ const typename = (key: string, name: string): AggOut => ({ kind: 'value', key, e
 function functions(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldNode[], arg: Expr, scalar: DataObject['fields'][number]['type']): AggOut[] {
   return fieldsOf(scope.ctx, type, nodes).map((f): AggOut => {
     if (f.name === '__typename') return typename(f.key, type.name);
-    if (f.args.path !== undefined && f.args.path !== null) unsupported('aggregation of a JSON path');
-    if (f.name === 'count') return { kind: 'count', key: f.key, arg, ...(f.args.distinct === true ? { distinct: true } : {}), ...(scope.filter ? { filter: scope.filter } : {}) };
+    let value = arg;
+    let valueScalar = scalar;
+    if (scalar === 'JSON' && typeof f.args.path === 'string' && f.args.path) {
+      // JSON aggregations read the value at `path` (SPEC §4.2): numbers for sum/avg, booleans for
+      // bool_and/bool_or, text for string_agg, the JSON value itself otherwise.
+      const as = ['sum', 'avg', 'min', 'max'].includes(f.name) ? 'number' : ['bool_and', 'bool_or'].includes(f.name) ? 'boolean' : f.name === 'string_agg' ? 'text' : 'json';
+      value = { kind: 'json_path', expr: arg, path: f.args.path.split('.'), as };
+      valueScalar = as === 'number' ? 'Float' : as === 'boolean' ? 'Boolean' : as === 'text' ? 'String' : 'JSON';
+    } else if (scalar === 'JSON' && f.name !== 'count' && f.name !== 'list' && f.name !== 'any' && f.name !== 'last') {
+      throw new PublicError(ErrorCode.BadUserInput, `"${f.name}" of a JSON field needs a path`);
+    }
+    if (f.name === 'count') return { kind: 'count', key: f.key, arg: value, ...(f.args.distinct === true ? { distinct: true } : {}), ...(scope.filter ? { filter: scope.filter } : {}) };
     const fn = f.name as AggFn;
     if (!FNS.includes(fn)) unsupported(`aggregation "${f.name}"`);
     return {
-      kind: 'agg', key: f.key, fn, arg, scalar, distinct: f.args.distinct === true,
+      kind: 'agg', key: f.key, fn, arg: value, scalar: valueScalar, distinct: f.args.distinct === true,
       ...(f.args.sep !== undefined ? { sep: { kind: 'param', value: f.args.sep, scalar: 'String' } } : {}),
       ...(scope.filter ? { filter: scope.filter } : {}),
     };

@@ -246,6 +246,8 @@ export abstract class SqlCompiler {
         if (!Number.isSafeInteger(e.divide) || e.divide === 0) throw new PublicError(ErrorCode.BadUserInput, 'extract_divide must be a non-zero integer');
         return `CAST(floor(${n} / ${e.divide}) AS BIGINT)`;
       }
+      case 'json_path':
+        return this.jsonPath(this.expr(e.expr, ctx), e.path, e.as, ctx);
       case 'agg_ref':
         return e.within ? `(SELECT ${this.aggValue(e.agg, ctx, false)} FROM ${this.aggSource(e.within, ctx)})` : this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':
@@ -329,6 +331,8 @@ export abstract class SqlCompiler {
     return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;
   }
 
+  /** The value at `path` inside a JSON expression; the path is bound as a parameter. */
+  protected abstract jsonPath(expr: string, path: readonly string[], as: 'json' | 'text' | 'number' | 'boolean', ctx: SqlContext): string;
   /** A row of a FROM item as a JSON-able value. */
   protected abstract rowValue(alias: string): string;
   /** Any SQL value as JSON (dialects that convert at the root return it unchanged). */

@@ -47,6 +47,14 @@ export interface ExtractExpr {
   readonly divide?: number;
 }
 
+/** A value inside a JSON column at a dotted `path` (JSON aggregations, SPEC §4.2), read as `as`. */
+export interface JsonPathExpr {
+  readonly kind: 'json_path';
+  readonly expr: Expr;
+  readonly path: readonly string[];
+  readonly as: 'json' | 'text' | 'number' | 'boolean';
+}
+
 /** An aggregate as a value: ordering buckets by `aggregations.*` paths. */
 export interface AggRefExpr {
   readonly kind: 'agg_ref';
@@ -55,4 +63,4 @@ export interface AggRefExpr {
   readonly within?: import('./aggregate.js').AggregateNode;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | JsonPathExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

@@ -38,6 +38,13 @@ export class DuckDbCompiler extends SqlCompiler {
     return `to_json(${expr})`;
   }
 
+  protected override jsonPath(expr: string, path: readonly string[], as: 'json' | 'text' | 'number' | 'boolean', ctx: SqlContext): string {
+    const p = `$${ctx.add(`$.${path.map((k) => JSON.stringify(k)).join('.')}`)}`;
+    if (as === 'json') return `json_extract(${expr}, ${p})`;
+    const text = `json_extract_string(${expr}, ${p})`;
+    return as === 'number' ? `TRY_CAST(${text} AS DOUBLE)` : as === 'boolean' ? `TRY_CAST(${text} AS BOOLEAN)` : text;
+  }
+
   protected override rowValue(alias: string): string {
     return alias;
   }

@@ -89,6 +89,15 @@ export class PostgresCompiler extends SqlCompiler {
     return `(${chunks.map((c) => `${c}::jsonb`).join(' || ')})::json`;
   }
 
+  protected override jsonPath(expr: string, path: readonly string[], as: 'json' | 'text' | 'number' | 'boolean', ctx: SqlContext): string {
+    const p = `$${ctx.add(path)}::text[]`;
+    if (as === 'json') return `((${expr})::jsonb #> ${p})`;
+    const text = `((${expr})::jsonb #>> ${p})`;
+    // Values that are not numbers (or booleans) count as missing rather than failing the query.
+    if (as === 'number') return `(CASE WHEN jsonb_typeof((${expr})::jsonb #> ${p}) = 'number' THEN ${text}::double precision END)`;
+    return as === 'boolean' ? `(CASE WHEN jsonb_typeof((${expr})::jsonb #> ${p}) = 'boolean' THEN ${text}::boolean END)` : text;
+  }
+
   protected override rowValue(alias: string): string {
     return alias;
   }
