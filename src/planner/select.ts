@@ -57,10 +57,30 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
     const column = obj.fields.find((f) => f.name === name);
     if (column) {
-      for (const a of ['bucket', 'bucket_interval', 'struct', 'transforms', 'from', 'to', 'buffer', 'simplify_factor']) {
+      for (const a of ['bucket', 'bucket_interval', 'struct']) {
         if (args[a] !== undefined && args[a] !== null) unsupported(`argument "${a}" of "${type.name}.${name}"`);
       }
-      const f: OutField = { kind: 'scalar', key, expr: fieldExpr(obj, alias, column), scalar: column.type, list: column.list };
+      let expr: Expr = fieldExpr(obj, alias, column);
+      const transforms = args.transforms as string[] | null | undefined;
+      if (column.type === 'Geometry' && (transforms?.length || args.buffer != null || args.simplify_factor != null)) {
+        const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+        const t = { from: num(args.from), to: num(args.to), buffer: num(args.buffer), simplifyFactor: num(args.simplify_factor) };
+        expr = { kind: 'geo_transform', expr, transforms: transforms ?? [], ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
+      }
+      const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'scalar' });
+      continue;
+    }
+    const measureOf = /^_(.+)_measurement$/.exec(name)?.[1];
+    const measureField = measureOf ? obj.fields.find((f) => f.name === measureOf && f.type === 'Geometry') : undefined;
+    if (measureField) {
+      const num = (v: unknown) => (typeof v === 'number' ? { v } : undefined);
+      const expr: Expr = {
+        kind: 'geo_measure', expr: fieldExpr(obj, alias, measureField), type: String(args.type), transform: args.transform === true,
+        ...(num(args.from) ? { from: args.from as number } : {}), ...(num(args.to) ? { to: args.to as number } : {}),
+      };
+      const f: OutField = { kind: 'scalar', key, expr, scalar: 'Float', list: false };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'scalar' });
       continue;

@@ -4,7 +4,7 @@
 import type { ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.js';
 import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
-import type { Expr, ParamExpr } from '../planner/ir/expr.js';
+import type { Expr, GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../planner/ir/expr.js';
 import type { FilterNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
 import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
@@ -246,6 +246,10 @@ export abstract class SqlCompiler {
         if (!Number.isSafeInteger(e.divide) || e.divide === 0) throw new PublicError(ErrorCode.BadUserInput, 'extract_divide must be a non-zero integer');
         return `CAST(floor(${n} / ${e.divide}) AS BIGINT)`;
       }
+      case 'geo_transform':
+        return this.geoTransform(this.expr(e.expr, ctx), e);
+      case 'geo_measure':
+        return this.geoMeasure(this.expr(e.expr, ctx), e);
       case 'json_path':
         return this.jsonPath(this.expr(e.expr, ctx), e.path, e.as, ctx);
       case 'agg_ref':
@@ -331,6 +335,13 @@ export abstract class SqlCompiler {
     return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;
   }
 
+  /** Geometry functions need PostGIS; engines without them refuse with a clear message. */
+  protected geoTransform(_expr: string, _e: GeoTransformExpr): string {
+    throw new PublicError(ErrorCode.BadUserInput, `geometry transforms are not supported on ${this.dialect} sources`);
+  }
+  protected geoMeasure(_expr: string, _e: GeoMeasureExpr): string {
+    throw new PublicError(ErrorCode.BadUserInput, `geometry measurements are not supported on ${this.dialect} sources`);
+  }
   /** The value at `path` inside a JSON expression; the path is bound as a parameter. */
   protected abstract jsonPath(expr: string, path: readonly string[], as: 'json' | 'text' | 'number' | 'boolean', ctx: SqlContext): string;
   /** A row of a FROM item as a JSON-able value. */

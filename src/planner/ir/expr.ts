@@ -55,6 +55,27 @@ export interface JsonPathExpr {
   readonly as: 'json' | 'text' | 'number' | 'boolean';
 }
 
+/** Geometry transforms of a Geometry field's arguments, applied in order (SPEC §4). */
+export interface GeoTransformExpr {
+  readonly kind: 'geo_transform';
+  readonly expr: Expr;
+  readonly transforms: readonly string[];
+  readonly from?: number;
+  readonly to?: number;
+  readonly buffer?: number;
+  readonly simplifyFactor?: number;
+}
+
+/** `_<f>_measurement(type:, transform:, from:, to:)` of a Geometry field. */
+export interface GeoMeasureExpr {
+  readonly kind: 'geo_measure';
+  readonly expr: Expr;
+  readonly type: string;
+  readonly transform: boolean;
+  readonly from?: number;
+  readonly to?: number;
+}
+
 /** An aggregate as a value: ordering buckets by `aggregations.*` paths. */
 export interface AggRefExpr {
   readonly kind: 'agg_ref';
@@ -63,4 +84,4 @@ export interface AggRefExpr {
   readonly within?: import('./aggregate.js').AggregateNode;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | JsonPathExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

@@ -1,6 +1,8 @@
 // PostgreSQL dialect: JSON built with json_build_object / json_agg, lists as arrays. Wire formats
 // of SPEC §3.4 and the range and geometry filters of §4.1 are documented in docs/postgres.md.
 import type { ScalarName } from '../../catalog/model.js';
+import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
+import { geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
 import type { AggFn } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode } from '../../planner/ir/filter.js';
@@ -96,6 +98,14 @@ export class PostgresCompiler extends SqlCompiler {
     // Values that are not numbers (or booleans) count as missing rather than failing the query.
     if (as === 'number') return `(CASE WHEN jsonb_typeof((${expr})::jsonb #> ${p}) = 'number' THEN ${text}::double precision END)`;
     return as === 'boolean' ? `(CASE WHEN jsonb_typeof((${expr})::jsonb #> ${p}) = 'boolean' THEN ${text}::boolean END)` : text;
+  }
+
+  protected override geoTransform(expr: string, e: GeoTransformExpr): string {
+    return geometryTransforms(expr, e);
+  }
+
+  protected override geoMeasure(expr: string, e: GeoMeasureExpr): string {
+    return geometryMeasurement(expr, e);
   }
 
   protected override rowValue(alias: string): string {
