@@ -272,6 +272,7 @@ function compileFunction(ctx: Ctx, file: string, f: FieldDefinitionNode, mutatio
     isTable: Boolean(d.is_table),
     jsonCast: Boolean(d.json_cast),
     skipNullArg: Boolean(d.skip_null_arg),
+    ...(directives(f.directives).get('cache') ? { cache: { ...(directives(f.directives).get('cache')![0] as object) } as CatalogFunction['cache'] } : {}),
     ...(f.description ? { description: f.description.value } : {}),
     loc,
   };

@@ -139,6 +139,8 @@ export interface CatalogFunction {
   readonly isTable: boolean;
   readonly jsonCast: boolean;
   readonly skipNullArg: boolean;
+  /** `@cache` on the function field: its results are cached (SPEC §9). */
+  readonly cache?: { readonly ttl?: number | string; readonly key?: string; readonly tags?: readonly string[] };
   readonly description?: string;
   readonly loc: Location;
 }

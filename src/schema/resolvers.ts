@@ -42,13 +42,13 @@ interface CacheRule {
 }
 
 /** `@cache` / `@no_cache` / `@invalidate_cache` on the field, else `@cache` on the object's type. */
-function cacheRule(info: GraphQLResolveInfo, obj: DataObject): CacheRule | undefined {
+function cacheRule(info: GraphQLResolveInfo, fallback: DataObject['cache'] | undefined): CacheRule | undefined {
   const node = info.fieldNodes[0]!;
   const has = (name: string) => node.directives?.some((d) => d.name.value === name) ?? false;
   if (has('no_cache')) return undefined;
   const refresh = has('invalidate_cache');
   const d = getDirectiveValues(CACHE_DIRECTIVE, node, info.variableValues) as { ttl?: number; key?: string; tags?: string[] } | undefined;
-  const spec = d ?? obj.cache;
+  const spec = d ?? fallback;
   if (!spec) return refresh ? { tags: [], refresh } : undefined;
   const ttlMs = parseTtl(spec.ttl as number | string | undefined);
   return { ...(ttlMs !== undefined ? { ttlMs } : {}), ...(spec.key ? { key: spec.key } : {}), tags: spec.tags ?? [], refresh };
@@ -136,7 +136,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
   if (!READS.has(root.kind)) return inner as GraphQLFieldResolver<unknown, RequestContext>;
   const cached = async (source: unknown, args: Args, ctx: RequestContext, info: GraphQLResolveInfo): Promise<unknown> => {
     const cache = deps.cache;
-    const rule = cache?.enabled ? cacheRule(info, index.objects.get(root.object)!) : undefined;
+    const rule = cache?.enabled ? cacheRule(info, index.objects.get(root.object)!.cache) : undefined;
     if (!cache || !rule) return inner(source, args, ctx, info);
     const key = cacheKey({
       query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
@@ -187,7 +187,10 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
       return deps.executor.readCompiled(ctx, runtime, stmt);
     };
     const pctx = { ...planContext(info, index, deps.registry, ctx), reads: planReads };
-    if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') ctx.written.add(obj.name);
+    if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') {
+      // The object's tag, and the source's (cached function results of the source depend on it).
+      ctx.written.add(obj.name).add(obj.source);
+    }
     // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
     const fieldFilter = ctx.access.unrestricted ? undefined : ctx.access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
     const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
@@ -245,11 +248,22 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
 }
 
 /** A catalog function field: one call statement; mutation functions join the request's transaction. */
-function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: ResolverDeps): GraphQLFieldResolver<unknown, RequestContext> {
+function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: ResolverDeps, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   return async (_source, args: Args, ctx, info) => {
     const runtime = deps.registry.runtime(fn.source);
     const stmt = runtime.compiler.compileQuery(planCall(planContext(info, index, deps.registry, ctx), fn, args), ctx.timezone);
+    const rule = !fn.mutation && deps.cache?.enabled ? cacheRule(info, fn.cache) : undefined;
+    if (rule && deps.cache) {
+      // Query functions cache like data fields; tags are the explicit ones plus the source's name.
+      const key = cacheKey({
+        query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
+        role: ctx.identity.role, userId: ctx.identity.userId, timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
+      });
+      const options = { ttlMs: rule.ttlMs ?? deps.cache.defaultTtlMs, tags: [...rule.tags, fn.source] };
+      return (await deps.cache.wrap(key, options, () => deps.executor.readCompiled(ctx, runtime, stmt), { refresh: rule.refresh })).value;
+    }
     if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
+    ctx.written.add(fn.source);
     return ctx.serial.run(async () => {
       await ctx.transactions.connection(runtime);
       return deps.executor.readCompiled(ctx, runtime, stmt);
@@ -294,6 +308,6 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
     field(coord).resolve = ((_s: unknown, args: Args, ctx: RequestContext) =>
       mutation ? ctx.serial.run(() => handler(args, ctx)) : handler(args, ctx)) as GraphQLFieldResolver<unknown, unknown>;
   }
-  for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, deps) as GraphQLFieldResolver<unknown, unknown>;
+  for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, deps, version) as GraphQLFieldResolver<unknown, unknown>;
   guardFields(schema);
 }

@@ -168,3 +168,18 @@ describe('@stats and the cache tags of other caches', () => {
     expect((await a.gql('{ shop_tags(limit: 1) { id } }', undefined, h)).body.errors[0].message).toBe('forbidden');
   });
 });
+
+describe('cached functions', () => {
+  it('a catalog @cache on a function caches its result until a write to its source', async () => {
+    const q = '{ function { shop_order_total(order_id: 1) } }';
+    const c = count(a);
+    expect((await a.gql(q)).body.data.function.shop_order_total).toBe(87.5);
+    await a.gql(q);
+    expect(c.seen).toHaveLength(1);
+    await a.gql('mutation { update_shop_order_items(filter: {order_id: {eq: 1}, line: {eq: 1}}, data: {quantity: 2}) { affected_rows } }');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await a.gql(q)).body.data.function.shop_order_total).toBe(137);
+    await a.gql('mutation { update_shop_order_items(filter: {order_id: {eq: 1}, line: {eq: 1}}, data: {quantity: 1}) { affected_rows } }');
+    c.stop();
+  });
+});

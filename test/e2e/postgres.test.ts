@@ -87,3 +87,19 @@ describe('PostgreSQL core database', () => {
     expect(status.body.data.function.core.data_source_status).toMatch(/^failed: data source "pgdown" \(postgres:\/\/someone:\*\*\*@127.0.0.1:1\/none\) is unreachable/);
   });
 });
+
+describe('two svc processes sharing a PostgreSQL core database', () => {
+  it('see each other\'s registrations, roles and permissions', async () => {
+    const other = await startApp({ CORE_DB_PATH: core.url, SVC_TEST_DIR: t.dir });
+    try {
+      // Registered through the first process (beforeAll), loaded at start by the second.
+      const r = await other.gql('{ pg_tags(order_by: [{field: "id"}], limit: 1) { id } function { core { data_source_status(name: "pgshop") } } }');
+      expect(r.body.data).toEqual({ pg_tags: [{ id: 1 }], function: { core: { data_source_status: 'loaded' } } });
+      await t.gql('mutation { core { insert_roles(data: {name: "shared_role", description: "made by the first process"}) { name } } }');
+      const seen = await other.gql('{ core { roles_by_pk(name: "shared_role") { description } } }');
+      expect(seen.body.data.core.roles_by_pk).toEqual({ description: 'made by the first process' });
+    } finally {
+      await other.close();
+    }
+  });
+});
