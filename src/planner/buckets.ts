@@ -6,15 +6,13 @@ import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { aggFields, fieldsOf, type Scope } from './aggregate.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr } from './fields.js';
+import { fieldExpr, timeBucket } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem } from './ir/select.js';
 import { type Args, type OrderArg, rowsSelect } from './rows.js';
-
-const TIME = ['Timestamp', 'DateTime', 'Date'];
 
 function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): AggOut[] {
   const { ctx } = scope;
@@ -23,12 +21,7 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
     const column = obj.fields.find((c) => c.name === f.name);
     if (ctx.access.denied(obj.name, f.name)) throw forbidden();
     if (column) {
-      let expr = fieldExpr(obj, alias, column);
-      if (f.args.bucket) {
-        if (!TIME.includes(column.type)) throw new PublicError(ErrorCode.BadUserInput, `"bucket" applies to time fields, not "${obj.name}.${f.name}"`);
-        expr = { kind: 'trunc', unit: String(f.args.bucket), expr, scalar: column.type };
-      }
-      if (f.args.bucket_interval) throw new PublicError(ErrorCode.BadUserInput, '"bucket_interval" is not supported yet');
+      const expr = timeBucket(obj, column, fieldExpr(obj, alias, column), f.args);
       groupBy.push(expr);
       return { kind: 'value', key: f.key, expr, scalar: column.type, list: column.list };
     }

@@ -1,4 +1,5 @@
 import type { ColumnField, DataObject } from '../catalog/model.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Expr, RawSqlExpr } from './ir/expr.js';
 
 /** The expression of a column field: the physical column, or its `@sql` expression. */
@@ -40,4 +41,16 @@ export function columnSql(obj: DataObject, alias: string, template: string): Raw
   }
   parts.push(template.slice(last));
   return { kind: 'raw', parts };
+}
+
+const TIME_TYPES = ['Timestamp', 'DateTime', 'Date'];
+
+/** A time field's `bucket:` truncation or `bucket_interval:` bin (SPEC §4), or the value itself. */
+export function timeBucket(obj: DataObject, f: ColumnField, expr: Expr, args: Record<string, unknown>): Expr {
+  const unit = args.bucket as string | null | undefined;
+  const interval = args.bucket_interval as string | null | undefined;
+  if (!unit && !interval) return expr;
+  if (!TIME_TYPES.includes(f.type)) throw new PublicError(ErrorCode.BadUserInput, `"bucket" applies to time fields, not "${obj.name}.${f.name}"`);
+  if (interval) return { kind: 'time_bin', interval: { kind: 'param', value: interval, scalar: 'Interval' }, expr, scalar: f.type };
+  return { kind: 'trunc', unit: String(unit), expr, scalar: f.type };
 }

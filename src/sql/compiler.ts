@@ -17,6 +17,7 @@ export interface CompiledSql {
 /** Per-statement state: the parameter list grows as values are met. */
 export class SqlContext {
   readonly params: unknown[] = [];
+  readonly placeholders = new Map<object, string>();
   private tzParam: string | undefined;
 
   /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
@@ -81,6 +82,8 @@ export abstract class SqlCompiler {
     return `date_trunc('${unit}', ${expr})`;
   }
   protected abstract truncInZone(unit: string, expr: string, zone: string): string;
+  /** The start of the `interval`-wide bin of `expr`, bins counted from 2000-01-01 00:00 UTC. */
+  protected abstract timeBin(interval: string, expr: string, withZone: boolean): string;
   /** A timestamptz as the naive local time of `zone`. */
   protected abstract inZone(expr: string, zone: string): string;
   protected extractPart(part: string, expr: string): string {
@@ -213,6 +216,16 @@ export abstract class SqlCompiler {
 
   // ---- expressions ---------------------------------------------------------------------------
   protected param(p: ParamExpr, ctx: SqlContext): string {
+    // One IR value compiles to one placeholder, so an expression repeated in SELECT and GROUP BY
+    // stays the same expression to the database.
+    const seen = ctx.placeholders.get(p);
+    if (seen !== undefined) return seen;
+    const sql = this.placeholder(p, ctx);
+    ctx.placeholders.set(p, sql);
+    return sql;
+  }
+
+  protected placeholder(p: ParamExpr, ctx: SqlContext): string {
     const type = this.sqlType(p.scalar);
     if (p.list) {
       const values = Array.isArray(p.value) ? p.value : [p.value];
@@ -235,6 +248,8 @@ export abstract class SqlCompiler {
         return e.scalar === 'Date'
           ? `CAST(${this.truncTime(e.unit, this.expr(e.expr, ctx), e.scalar, ctx)} AS DATE)`
           : this.truncTime(e.unit, this.expr(e.expr, ctx), e.scalar, ctx);
+      case 'time_bin':
+        return this.timeBin(this.param(e.interval, ctx), this.expr(e.expr, ctx), e.scalar === 'Timestamp');
       case 'extract': {
         const part = EXTRACT_PARTS[e.part];
         if (!part) throw new PublicError(ErrorCode.BadUserInput, `invalid extract part "${e.part}"`);

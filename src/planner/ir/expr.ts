@@ -38,6 +38,14 @@ export interface TruncExpr {
   readonly scalar: ScalarName;
 }
 
+/** `bucket_interval:` — the start of the fixed-width bin (from 2000-01-01 UTC) a time falls in. */
+export interface TimeBinExpr {
+  readonly kind: 'time_bin';
+  readonly interval: ParamExpr;
+  readonly expr: Expr;
+  readonly scalar: ScalarName;
+}
+
 /** `_<f>_part(extract:, extract_divide:)`: a part of a time value, in the request's zone for timestamps. */
 export interface ExtractExpr {
   readonly kind: 'extract';
@@ -84,4 +92,4 @@ export interface AggRefExpr {
   readonly within?: import('./aggregate.js').AggregateNode;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

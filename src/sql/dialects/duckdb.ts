@@ -2,6 +2,7 @@
 import type { ScalarName } from '../../catalog/model.js';
 import type { AggFn } from '../../planner/ir/aggregate.js';
 import { filterClause, SqlCompiler, type SqlContext } from '../compiler.js';
+import { intervalText } from '../../shared/duration.js';
 import { jsonKey } from '../keys.js';
 
 const TYPES: Record<ScalarName, string> = {
@@ -15,7 +16,27 @@ const TYPES: Record<ScalarName, string> = {
 export const offsetText = (seconds: string): string =>
   `(CASE WHEN ${seconds} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${seconds}) // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST((abs(${seconds}) % 3600) // 60 AS VARCHAR), 2, '0'))`;
 
+/**
+ * An INTERVAL as an ISO-8601 duration (`PT2H`, `P1DT2H`, `P1Y2M`, `PT3.5S`), the form PostgreSQL
+ * writes with IntervalStyle iso_8601, so both engines answer alike (SPEC §3.4).
+ */
+function isoDuration(x: string): string {
+  const part = (p: string) => `datepart('${p}', ${x})`;
+  const us = part('microseconds');
+  const item = (v: string, unit: string) => `CASE WHEN ${v} <> 0 THEN CAST(${v} AS VARCHAR) || '${unit}' ELSE '' END`;
+  const seconds = `CASE WHEN ${us} = 0 THEN '' WHEN ${us} % 1000000 = 0 THEN CAST(${us} // 1000000 AS VARCHAR) || 'S' ELSE rtrim(printf('%.6f', ${us} / 1000000.0), '0') || 'S' END`;
+  const time = `${item(part('hour'), 'H')} || ${item(part('minute'), 'M')} || ${seconds}`;
+  const date = `${item(part('year'), 'Y')} || ${item(part('month'), 'M')} || ${item(part('day'), 'D')}`;
+  return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${x} = INTERVAL 0 SECOND THEN 'PT0S' ELSE 'P' || ${date} || CASE WHEN (${time}) <> '' THEN 'T' || ${time} ELSE '' END END`;
+}
+
 export class DuckDbCompiler extends SqlCompiler {
+  /** DuckDB does not read ISO-8601 durations: they are bound as interval text. */
+  protected override bindValue(value: unknown, scalar: ScalarName): unknown {
+    if (scalar === 'Interval' && typeof value === 'string') return intervalText(value);
+    return super.bindValue(value, scalar);
+  }
+
   readonly dialect = 'duckdb';
 
   protected override sqlType(scalar: ScalarName): string {
@@ -74,6 +95,8 @@ export class DuckDbCompiler extends SqlCompiler {
       case 'Date':
       case 'Time':
         return `CAST(${expr} AS VARCHAR)`;
+      case 'Interval':
+        return isoDuration(expr);
       case 'BigInt':
         // Exact beyond 2^53: DuckDB writes the digits; JSON.parse would round, so the executor
         // reads these documents with an exact-integer parser.
@@ -95,6 +118,12 @@ export class DuckDbCompiler extends SqlCompiler {
       case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"})${f()}`;
       default: return `${fn}(${d}${arg})${f()}`;
     }
+  }
+
+  protected override timeBin(interval: string, expr: string, withZone: boolean): string {
+    return withZone
+      ? `time_bucket(${interval}, ${expr}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
+      : `time_bucket(${interval}, CAST(${expr} AS TIMESTAMP), TIMESTAMP '2000-01-01 00:00:00')`;
   }
 
   protected override inZone(expr: string, zone: string): string {

@@ -72,12 +72,12 @@ export class PostgresCompiler extends SqlCompiler {
     return super.expr(e, ctx);
   }
 
-  protected override param(p: ParamExpr, ctx: SqlContext): string {
+  protected override placeholder(p: ParamExpr, ctx: SqlContext): string {
     if (p.scalar === 'Geometry' && !p.list) {
       if (p.value === null || p.value === undefined) return 'CAST(NULL AS geometry)';
       return geometrySql(geometryInput(p.value), (p as GeometryParam).srid ?? DEFAULT_SRID, (v) => `$${ctx.add(v)}`);
     }
-    if (!p.list) return super.param(p, ctx);
+    if (!p.list) return super.placeholder(p, ctx);
     const values = Array.isArray(p.value) ? p.value : [p.value];
     return `ARRAY[${values.map((v) => `$${ctx.add(this.bindValue(v, p.scalar))}::${this.sqlType(p.scalar)}`).join(', ')}]::${this.sqlType(p.scalar)}[]`;
   }
@@ -189,6 +189,12 @@ export class PostgresCompiler extends SqlCompiler {
       case 'avg': return `(avg(${d}${arg})${f()})::double precision`;
       default: return `${fn}(${d}${arg})${f()}`;
     }
+  }
+
+  protected override timeBin(interval: string, expr: string, withZone: boolean): string {
+    return withZone
+      ? `date_bin(${interval}, ${expr}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
+      : `date_bin(${interval}, CAST(${expr} AS TIMESTAMP), TIMESTAMP '2000-01-01 00:00:00')`;
   }
 
   protected override inZone(expr: string, zone: string): string {
