@@ -1,4 +1,5 @@
 import type { ColumnField, DataObject } from '../catalog/model.js';
+import type { OutField } from './ir/select.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Expr, RawSqlExpr } from './ir/expr.js';
 
@@ -53,4 +54,22 @@ export function timeBucket(obj: DataObject, f: ColumnField, expr: Expr, args: Re
   if (!TIME_TYPES.includes(f.type)) throw new PublicError(ErrorCode.BadUserInput, `"bucket" applies to time fields, not "${obj.name}.${f.name}"`);
   if (interval) return { kind: 'time_bin', interval: { kind: 'param', value: interval, scalar: 'Interval' }, expr, scalar: f.type };
   return { kind: 'trunc', unit: String(unit), expr, scalar: f.type };
+}
+
+/**
+ * `struct:` on a JSON field (SPEC §4): typed extraction. `{pages: "int", cover: "string",
+ * size: {w: "float"}}` builds an object of those keys read as numbers, text, booleans, or JSON
+ * ("json" or any other type name); nested objects extract nested paths.
+ */
+export function jsonStruct(expr: Expr, spec: unknown, path: readonly string[] = []): OutField[] {
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) throw new PublicError(ErrorCode.BadUserInput, '"struct" must be an object of field names to types');
+  return Object.entries(spec as Record<string, unknown>).map(([key, type]): OutField => {
+    if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(key)) throw new PublicError(ErrorCode.BadUserInput, `struct key "${key}" must be a GraphQL name`);
+    const at = [...path, key];
+    if (type && typeof type === 'object') return { kind: 'json_object', key, fields: jsonStruct(expr, type, at) };
+    const t = String(type).toLowerCase();
+    const as = ['int', 'integer', 'bigint', 'float', 'double', 'number', 'numeric'].includes(t) ? 'number' : ['bool', 'boolean'].includes(t) ? 'boolean' : ['string', 'text', 'varchar'].includes(t) ? 'text' : 'json';
+    const scalar = as === 'number' ? 'Float' : as === 'boolean' ? 'Boolean' : as === 'text' ? 'String' : 'JSON';
+    return { kind: 'scalar', key, expr: { kind: 'json_path', expr, path: at, as }, scalar, list: false };
+  });
 }

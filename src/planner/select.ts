@@ -11,7 +11,7 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import { planAggregation } from './aggregate.js';
 import { planBuckets } from './buckets.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr, timeBucket } from './fields.js';
+import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -57,7 +57,13 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
     const column = obj.fields.find((f) => f.name === name);
     if (column) {
-      if (args.struct !== undefined && args.struct !== null) unsupported(`argument "struct" of "${type.name}.${name}"`);
+      if (column.type === 'JSON' && args.struct !== undefined && args.struct !== null) {
+        const value = fieldExpr(obj, alias, column);
+        const f: OutField = { kind: 'json_object', key, fields: jsonStruct(value, args.struct), nullWhen: value };
+        planned.fields.push(f);
+        planned.byKey.set(key, { field: f, kind: 'const' });
+        continue;
+      }
       let expr: Expr = timeBucket(obj, column, fieldExpr(obj, alias, column), args);
       const transforms = args.transforms as string[] | null | undefined;
       if (column.type === 'Geometry' && (transforms?.length || args.buffer != null || args.simplify_factor != null)) {

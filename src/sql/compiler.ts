@@ -135,6 +135,10 @@ export abstract class SqlCompiler {
           return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
         case 'aggregate':
           return [f.key, `(${this.aggregate(f.node, ctx)})`];
+        case 'json_object': {
+          const object = this.objectOf({ ...sel, fields: f.fields }, ctx);
+          return [f.key, f.nullWhen ? `CASE WHEN ${this.expr(f.nullWhen, ctx)} IS NULL THEN NULL ELSE ${object} END` : object];
+        }
         default:
           throw new UnreachableCaseError(f);
       }

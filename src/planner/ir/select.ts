@@ -25,7 +25,9 @@ export type OutField =
   | { readonly kind: 'const'; readonly key: string; readonly value: string | number | boolean | null }
   | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode }
-  | { readonly kind: 'aggregate'; readonly key: string; readonly node: import('./aggregate.js').AggregateNode };
+  | { readonly kind: 'aggregate'; readonly key: string; readonly node: import('./aggregate.js').AggregateNode }
+  /** An object built from values of the same row (JSON `struct:` extraction); null when the column is. */
+  | { readonly kind: 'json_object'; readonly key: string; readonly fields: readonly OutField[]; readonly nullWhen?: Expr };
 
 export interface SelectNode {
   readonly kind: 'select';
