@@ -27,6 +27,10 @@ export function translateDbError(e: unknown, source: string, log: Logger): Error
     const what = [err.table && `table "${err.table}"`, err.column && `column "${err.column}"`, err.constraint && `constraint "${err.constraint}"`].filter(Boolean).join(', ');
     return new PublicError(ErrorCode.QueryFailed, `${source}: ${known}${what ? ` (${what})` : ''}: ${err.detail ?? message}`);
   }
+  if (/Conflict on (update|tuple deletion)|could not serialize access|deadlock detected/i.test(message) || err.code === '40001' || err.code === '40P01') {
+    // Another writer changed the same rows at the same moment; nothing of this request was written.
+    return new PublicError(ErrorCode.QueryFailed, `${source}: the rows were changed by a concurrent request; nothing was written, try again`);
+  }
   if (/^(Constraint|Conversion|Binder|Catalog|Invalid Input|Parser|Out of Range|Not implemented|Invalid) Error/i.test(message) || /violat/i.test(message)) {
     // DuckDB errors describe the statement's problem, not the server; they are safe to show.
     return new PublicError(ErrorCode.QueryFailed, `${source}: ${message.split('\n')[0]}`);

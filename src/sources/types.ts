@@ -23,6 +23,8 @@ export interface DataSourceRuntime {
   queryJson(stmt: CompiledSql): Promise<unknown>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T>;
+  /** Rows of one statement on a pooled connection, outside any transaction (core lookups). */
+  rows(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs raw SQL outside the GraphQL path (seeding, core migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

@@ -36,12 +36,20 @@ export class CoreStore {
     return this.runtime.transaction(fn);
   }
 
+  /**
+   * Lookups go to a pooled connection, not a transaction: they must not queue behind a request's
+   * open write transaction (DuckDB writes one at a time), which could be the caller's own.
+   */
+  private read(sql: string, params: readonly unknown[]): Promise<Row[]> {
+    return this.runtime.rows(sql, params);
+  }
+
   /** Creates or migrates the core tables; refuses a database newer than this server. */
   async migrate(): Promise<void> {
     const pg = this.runtime.type === 'postgres';
     const adapt = (sql: string) => (pg ? sql.replace(/\bJSON\b/g, 'JSONB') : sql);
     await this.runtime.exec(adapt(MIGRATIONS[0]![0]!));
-    const rows = await this.run((c) => c.all({ sql: `SELECT value FROM ${this.t('_schema_settings')} WHERE key = $1`, params: ['core_schema_version'] }));
+    const rows = await this.read(`SELECT value FROM ${this.t('_schema_settings')} WHERE key = $1`, ['core_schema_version']);
     const raw = rows[0]?.value;
     const current = raw === undefined ? 0 : Number(typeof raw === 'string' ? JSON.parse(raw) : raw);
     if (current > CORE_SCHEMA_VERSION) {
@@ -59,35 +67,35 @@ export class CoreStore {
   }
 
   async dataSource(name: string): Promise<DataSourceRow | undefined> {
-    const rows = await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('data_sources')} WHERE name = $1`, params: [name] }));
+    const rows = await this.read(`SELECT * FROM ${this.t('data_sources')} WHERE name = $1`, [name]);
     return rows[0] as DataSourceRow | undefined;
   }
 
   async role(name: string): Promise<{ name: string; disabled: boolean | null } | undefined> {
-    const rows = await this.run((c) => c.all({ sql: `SELECT name, disabled FROM ${this.t('roles')} WHERE name = $1`, params: [name] }));
+    const rows = await this.read(`SELECT name, disabled FROM ${this.t('roles')} WHERE name = $1`, [name]);
     return rows[0] as { name: string; disabled: boolean | null } | undefined;
   }
 
   /** The permission rows of a role (SPEC §7), JSON columns parsed. */
   async rolePermissions(role: string): Promise<Row[]> {
-    const rows = await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('role_permissions')} WHERE role = $1`, params: [role] }));
+    const rows = await this.read(`SELECT * FROM ${this.t('role_permissions')} WHERE role = $1`, [role]);
     const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null));
     return rows.map((r) => ({ ...r, filter: json(r.filter), data: json(r.data) }));
   }
 
   /** A managed API key row by its key value (seed 000 `api_keys_by_key`). */
   async apiKeyByKey(key: string): Promise<Row | undefined> {
-    const rows = await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('api_keys')} WHERE key = $1`, params: [key] }));
+    const rows = await this.read(`SELECT * FROM ${this.t('api_keys')} WHERE key = $1`, [key]);
     return rows[0];
   }
 
   async dataSources(): Promise<DataSourceRow[]> {
-    return (await this.run((c) => c.all({ sql: `SELECT * FROM ${this.t('data_sources')} ORDER BY name`, params: [] }))) as unknown as DataSourceRow[];
+    return (await this.read(`SELECT * FROM ${this.t('data_sources')} ORDER BY name`, [])) as unknown as DataSourceRow[];
   }
 
   async catalogSources(dataSource: string): Promise<CatalogSourceRow[]> {
     const sql = `SELECT cs.* FROM ${this.t('catalog_sources')} AS cs JOIN ${this.t('catalogs')} AS c ON c.catalog_name = cs.name WHERE c.data_source_name = $1 ORDER BY cs.name`;
-    return (await this.run((c) => c.all({ sql, params: [dataSource] }))) as unknown as CatalogSourceRow[];
+    return (await this.read(sql, [dataSource])) as unknown as CatalogSourceRow[];
   }
 
   /** Replaces a source declared by file, with its one catalog source, in one transaction. */

@@ -2,6 +2,7 @@
 // database are ATTACHed to it. Reads share a small pool of connections; each transaction gets a
 // connection of its own (DuckDB transactions are per connection).
 import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import type { Row, SourceConnection } from '../types.js';
@@ -68,8 +69,19 @@ export class DuckDbEngine {
     }
   }
 
+  /**
+   * Write transactions run one at a time. DuckDB resolves concurrent writers optimistically and
+   * fails all but one with "Conflict on update"; queued, every request's writes succeed in turn
+   * (and DuckDB writes fastest from one writer anyway).
+   */
+  private readonly writer = new Serial();
+
   /** A dedicated connection for one transaction, closed afterwards. */
-  async transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+    return this.writer.run(() => this.runTransaction(fn));
+  }
+
+  private async runTransaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
     const c = await this.instance.connect();
     try {
       await c.run('BEGIN TRANSACTION');

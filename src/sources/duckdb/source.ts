@@ -6,7 +6,7 @@ import type { DataObject } from '../../catalog/model.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
-import { type DataSourceRuntime, type SourceConnection, splitTableName } from '../types.js';
+import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
 import { wrap } from './engine.js';
 
@@ -72,6 +72,10 @@ export class DuckDbSource implements DataSourceRuntime {
 
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
     return this.engine.transaction(fn);
+  }
+
+  rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.engine.withConnection((c) => wrap(c).all({ sql, params }));
   }
 
   async exec(sql: string): Promise<void> {
