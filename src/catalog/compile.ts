@@ -7,7 +7,7 @@ import {
 import { CATALOG_DIRECTIVES } from './directives.js';
 import { CatalogError, locOf, where } from './errors.js';
 import {
-  type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type InputType, isScalar, type Relation, type StructType,
+  type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type InputType, isScalar, type Relation, type StructType,
   type ResolvedCatalog, type ScalarName, type SourceInfo, type UniqueKey,
 } from './model.js';
 
@@ -120,7 +120,7 @@ interface PendingRef {
 }
 
 interface Draft {
-  obj: Omit<DataObject, 'relations'> & { relations: Relation[] };
+  obj: Omit<DataObject, 'relations' | 'calls'> & { relations: Relation[]; calls: FunctionCallField[] };
   refs: PendingRef[];
 }
 
@@ -134,8 +134,18 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
   if (!table && !view) return undefined;
   const local = node.name.value;
   const fields: ColumnField[] = [];
+  const calls: FunctionCallField[] = [];
   const refs: PendingRef[] = [];
   for (const f of node.fields ?? []) {
+    const call = directives(f.directives).get('function_call')?.[0];
+    if (call) {
+      const t = unwrap(f.type);
+      calls.push({
+        name: f.name.value, function: String(call.references_name ?? ''), args: (call.args as Record<string, string> | undefined) ?? {},
+        type: t.name, list: t.list, ...(f.description ? { description: f.description.value } : {}), loc: locOf(f, file),
+      });
+      continue;
+    }
     const field = compileField(ctx, file, f);
     if (!field) continue;
     fields.push(field);
@@ -166,6 +176,7 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
     uniques,
     fields,
     relations: [],
+    calls,
     module: String(d.get('module')?.[0]?.name ?? ''),
     isM2m: Boolean(table?.is_m2m),
     ...(soft ? { softDelete: soft } : {}),
@@ -302,6 +313,26 @@ function checkFunctionTypes(ctx: Ctx, functions: CatalogFunction[], drafts: Map<
   }
 }
 
+/** `@function_call` fields name a function of this catalog, map existing fields, and get its type. */
+function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunction[], structs: StructType[]): void {
+  for (const d of drafts.values()) {
+    d.obj.calls = d.obj.calls.map((c) => {
+      const fn = functions.find((f) => f.name === c.function && !f.mutation);
+      if (!fn) {
+        ctx.problems.push(`unknown function "${c.function}" in @function_call of "${d.obj.localName}.${c.name}" ${where(c.loc)}`);
+        return c;
+      }
+      for (const [arg, field] of Object.entries(c.args)) {
+        if (!fn.args.some((a) => a.name === arg)) ctx.problems.push(`function "${fn.name}" has no argument "${arg}" (@function_call of "${d.obj.localName}.${c.name}") ${where(c.loc)}`);
+        if (!d.obj.fields.some((f) => f.name === field)) ctx.problems.push(`unknown field "${field}" of "${d.obj.localName}" in @function_call ${where(c.loc)}`);
+      }
+      const known = isScalar(c.type) || structs.some((s) => s.name === typeName(ctx, c.type)) || drafts.has(c.type);
+      if (!known) ctx.problems.push(`unknown type "${c.type}" of field "${d.obj.localName}.${c.name}" ${where(c.loc)}`);
+      return isScalar(c.type) ? c : { ...c, type: drafts.get(c.type)?.obj.name ?? typeName(ctx, c.type) };
+    });
+  }
+}
+
 /** Compiles the SDL files of one data source. Throws CatalogError listing every problem found. */
 export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]): ResolvedCatalog {
   const ctx: Ctx = { source, problems: [], warnings: [] };
@@ -344,6 +375,7 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
   resolveRelations(ctx, drafts);
   const structs = compileStructs(ctx, structNodes, drafts);
   checkFunctionTypes(ctx, functions, drafts, structs);
+  checkCalls(ctx, drafts, functions, structs);
   for (const d of drafts.values()) {
     if (d.obj.args && !inputs.some((i) => i.name === d.obj.args?.input)) {
       ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);

@@ -69,6 +69,19 @@ export interface UniqueKey {
   readonly skipQuery: boolean;
 }
 
+/** `@function_call` (SPEC §3.3): a field computed by a catalog function from the row's values. */
+export interface FunctionCallField {
+  readonly name: string;
+  /** The function's name in the same catalog (`references_name`). */
+  readonly function: string;
+  /** Function argument -> field of this object. */
+  readonly args: Readonly<Record<string, string>>;
+  readonly type: string;
+  readonly list: boolean;
+  readonly description?: string;
+  readonly loc: Location;
+}
+
 export interface DataObject {
   /** GraphQL type name, with the source prefix. */
   readonly name: string;
@@ -84,6 +97,7 @@ export interface DataObject {
   readonly uniques: readonly UniqueKey[];
   readonly fields: readonly ColumnField[];
   readonly relations: readonly Relation[];
+  readonly calls: readonly FunctionCallField[];
   /** Dotted module path ('' = the source's own placement). */
   readonly module: string;
   readonly isM2m: boolean;

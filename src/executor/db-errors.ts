@@ -14,6 +14,7 @@ const PG_CODES: Record<string, string> = {
   '22003': 'numeric value out of range',
   '42P01': 'a table named by the catalog does not exist',
   '42703': 'a column named by the catalog does not exist',
+  '42883': 'a function named by the catalog does not exist (or not for these argument types)',
   '57014': 'statement timed out or was cancelled',
 };
 

@@ -8,7 +8,9 @@ import {
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { isScalar as isScalarName, type ScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
+import { planRowCall } from './function.js';
 import { planBuckets } from './buckets.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
@@ -72,6 +74,17 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
         expr = { kind: 'geo_transform', expr, transforms: transforms ?? [], ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
       }
       const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'scalar' });
+      continue;
+    }
+    const call = obj.calls.find((c) => c.name === name);
+    const callFn = call ? ctx.index.functionsByName.get(`${obj.source}.${call.function}`) : undefined;
+    if (call && callFn) {
+      // Computed by a function from this row's values, inside the same statement (SPEC §3.3).
+      const expr = planRowCall(ctx, callFn, obj, alias, call.args, args);
+      const scalar: ScalarName = isScalarName(call.type) ? call.type : 'JSON';
+      const f: OutField = { kind: 'scalar', key, expr, scalar, list: call.list };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'scalar' });
       continue;

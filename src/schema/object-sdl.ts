@@ -1,6 +1,6 @@
 // The types one data object contributes to the schema (SPEC §4): the object, its filters,
 // mutation inputs and aggregation types.
-import type { ColumnField, DataObject, Relation, ScalarName } from '../catalog/model.js';
+import type { CatalogFunction, ColumnField, DataObject, Relation, ScalarName } from '../catalog/model.js';
 import { aggregationTypeName, AGGREGATIONS, FILTER_OPERATORS, filterInputSdl, filterTypeName, subAggregationTypeName } from './scalars.js';
 
 const desc = (d: string | undefined, indent = ''): string => (d ? `${indent}${JSON.stringify(d)}\n` : '');
@@ -63,14 +63,24 @@ function relationFields(obj: DataObject, byName: Map<string, DataObject>): strin
   return lines;
 }
 
-function objectType(obj: DataObject, byName: Map<string, DataObject>): string {
+function callFields(obj: DataObject, fns: ReadonlyMap<string, CatalogFunction>): string[] {
+  return obj.calls.map((c) => {
+    const fn = fns.get(`${obj.source}.${c.function}`);
+    // Arguments not mapped to the row nor injected are arguments of the field (SPEC §3.3).
+    const free = (fn?.args ?? []).filter((a) => !(a.name in c.args) && a.injected === undefined);
+    const args = free.length ? `(${free.map((a) => `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}`).join(', ')})` : '';
+    return `${desc(c.description, '  ')}  ${c.name}${args}: ${c.list ? `[${c.type}]` : c.type}`;
+  });
+}
+
+function objectType(obj: DataObject, byName: Map<string, DataObject>, fns: ReadonlyMap<string, CatalogFunction>): string {
   const lines: string[] = [];
   for (const f of obj.fields) {
     lines.push(`${desc(f.description, '  ')}  ${f.name}${columnArgs(f)}: ${gqlType(f)}${f.nonNull && !f.sql ? '!' : ''}`);
     if (!f.list && ['Timestamp', 'DateTime', 'Date'].includes(f.type)) lines.push(`  _${f.name}_part(extract: TimeExtract!, extract_divide: Int): BigInt`);
     if (!f.list && f.type === 'Geometry') lines.push(`  _${f.name}_measurement(type: GeometryMeasurementTypes!, transform: Boolean, from: Int, to: Int): Float`);
   }
-  lines.push(...relationFields(obj, byName));
+  lines.push(...relationFields(obj, byName), ...callFields(obj, fns));
   return `${desc(obj.description)}type ${obj.name} {\n${lines.join('\n')}\n}`;
 }
 
@@ -136,8 +146,8 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): str
 }
 
 /** SDL of every type one data object contributes. */
-export function objectSdl(obj: DataObject, byName: Map<string, DataObject>): string[] {
-  const out = [objectType(obj, byName), ...filterTypes(obj, byName), ...aggregationTypes(obj, byName)];
+export function objectSdl(obj: DataObject, byName: Map<string, DataObject>, fns: ReadonlyMap<string, CatalogFunction> = new Map()): string[] {
+  const out = [objectType(obj, byName, fns), ...filterTypes(obj, byName), ...aggregationTypes(obj, byName)];
   if (obj.kind === 'table' && !obj.readOnly) out.push(...mutationInputs(obj, byName));
   return out;
 }

@@ -36,6 +36,8 @@ export interface SchemaIndex {
   readonly functions: ReadonlyMap<string, string>;
   /** `ParentType.field` -> catalog function (`@function`, SPEC §4.4). */
   readonly catalogFunctions: ReadonlyMap<string, CatalogFunction>;
+  /** `<source>.<function>` -> catalog function (`@function_call` fields). */
+  readonly functionsByName: ReadonlyMap<string, CatalogFunction>;
   /** `ParentType.field` of module and `function` fields (they resolve to an empty object). */
   readonly modules: ReadonlySet<string>;
 }
@@ -160,12 +162,13 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   const byName = new Map<string, DataObject>();
   const sorted = [...catalogs].sort((a, b) => a.source.name.localeCompare(b.source.name));
   for (const c of sorted) for (const o of c.objects) byName.set(o.name, o);
+  const fns = new Map(sorted.flatMap((c) => c.functions.map((f) => [`${c.source.name}.${f.name}`, f] as const)));
   const tree = newNode();
   const out: Emitted = { sdl: [baseSdl(), ...extraSdl], roots: new Map(), functions: new Map(), catalogFunctions: new Map(), modules: new Set() };
   for (const c of sorted) {
     for (const i of c.inputs) out.sdl.push(`input ${i.name} {\n${i.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
     for (const o of c.objects) {
-      out.sdl.push(...objectSdl(o, byName));
+      out.sdl.push(...objectSdl(o, byName, fns));
       placeObject(tree, c, o);
     }
     for (const st of c.structs) {
@@ -188,5 +191,5 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   if (!out.sdl.some((s) => s.startsWith('type Mutation {'))) out.sdl.push('type Mutation {\n  function: MutationFunction\n}');
   out.modules.add('Mutation.function');
   const inputs = new Map(sorted.flatMap((c) => c.inputs.map((i) => [i.name, i] as const)));
-  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, modules: out.modules } };
+  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, functionsByName: fns, modules: out.modules } };
 }

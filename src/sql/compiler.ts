@@ -265,6 +265,9 @@ export abstract class SqlCompiler {
         if (!Number.isSafeInteger(e.divide) || e.divide === 0) throw new PublicError(ErrorCode.BadUserInput, 'extract_divide must be a non-zero integer');
         return `CAST(floor(${n} / ${e.divide}) AS BIGINT)`;
       }
+      case 'fn':
+        if (e.sql) return `(${e.sql.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.expr(p, ctx))).join('')})`;
+        return `${(e.name ?? []).map((n) => this.quoteIdentifier(n)).join('.')}(${e.args.map((a) => this.expr(a, ctx)).join(', ')})`;
       case 'geo_transform':
         return this.geoTransform(this.expr(e.expr, ctx), e);
       case 'geo_measure':

@@ -84,6 +84,14 @@ export interface GeoMeasureExpr {
   readonly to?: number;
 }
 
+/** A catalog function called with row values (`@function_call`): positional or an `sql` template. */
+export interface FunctionExpr {
+  readonly kind: 'fn';
+  readonly name?: readonly string[];
+  readonly args: readonly Expr[];
+  readonly sql?: readonly (string | Expr | { readonly kind: 'ident'; readonly parts: readonly string[] })[];
+}
+
 /** An aggregate as a value: ordering buckets by `aggregations.*` paths. */
 export interface AggRefExpr {
   readonly kind: 'agg_ref';
@@ -92,4 +100,4 @@ export interface AggRefExpr {
   readonly within?: import('./aggregate.js').AggregateNode;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | FunctionExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
