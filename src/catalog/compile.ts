@@ -138,11 +138,14 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
   const refs: PendingRef[] = [];
   for (const f of node.fields ?? []) {
     const call = directives(f.directives).get('function_call')?.[0];
-    if (call) {
+    const joinCall = directives(f.directives).get('table_function_call_join')?.[0];
+    if (call || joinCall) {
       const t = unwrap(f.type);
+      const d0 = (call ?? joinCall)!;
+      const join = joinCall ? { sourceFields: (joinCall.source_fields as string[]) ?? [], referencesFields: (joinCall.references_fields as string[]) ?? [] } : undefined;
       calls.push({
-        name: f.name.value, function: String(call.references_name ?? ''), args: (call.args as Record<string, string> | undefined) ?? {},
-        type: t.name, list: t.list, ...(f.description ? { description: f.description.value } : {}), loc: locOf(f, file),
+        name: f.name.value, function: String(d0.references_name ?? ''), args: (d0.args as Record<string, string> | undefined) ?? {},
+        type: t.name, list: t.list || !!join, ...(join ? { join } : {}), ...(f.description ? { description: f.description.value } : {}), loc: locOf(f, file),
       });
       continue;
     }
@@ -321,6 +324,11 @@ function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunc
       if (!fn) {
         ctx.problems.push(`unknown function "${c.function}" in @function_call of "${d.obj.localName}.${c.name}" ${where(c.loc)}`);
         return c;
+      }
+      if (c.join) {
+        if (!fn.isTable) ctx.problems.push(`function "${fn.name}" of @table_function_call_join on "${d.obj.localName}.${c.name}" must be is_table ${where(c.loc)}`);
+        if (c.join.sourceFields.length !== c.join.referencesFields.length) ctx.problems.push(`@table_function_call_join of "${d.obj.localName}.${c.name}" must pair source_fields and references_fields ${where(c.loc)}`);
+        for (const f of c.join.sourceFields) if (!d.obj.fields.some((x) => x.name === f)) ctx.problems.push(`unknown field "${f}" of "${d.obj.localName}" in @table_function_call_join ${where(c.loc)}`);
       }
       for (const [arg, field] of Object.entries(c.args)) {
         if (!fn.args.some((a) => a.name === arg)) ctx.problems.push(`function "${fn.name}" has no argument "${arg}" (@function_call of "${d.obj.localName}.${c.name}") ${where(c.loc)}`);

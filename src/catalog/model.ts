@@ -78,6 +78,8 @@ export interface FunctionCallField {
   readonly args: Readonly<Record<string, string>>;
   readonly type: string;
   readonly list: boolean;
+  /** `@table_function_call_join`: rows of a table function matched to the row by these fields. */
+  readonly join?: { readonly sourceFields: readonly string[]; readonly referencesFields: readonly string[] };
   readonly description?: string;
   readonly loc: Location;
 }

@@ -80,6 +80,15 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     }
     const call = obj.calls.find((c) => c.name === name);
     const callFn = call ? ctx.index.functionsByName.get(`${obj.source}.${call.function}`) : undefined;
+    if (call?.join && callFn) {
+      // Rows of a table function, called with this row's values and matched to it (SPEC §3.3).
+      const fnCall = planRowCall(ctx, callFn, obj, alias, call.args, args);
+      const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(obj, alias, obj.fields.find((x) => x.name === s2)!), column: call.join!.referencesFields[i]! }));
+      const f: OutField = { kind: 'fn_rows', key, call: fnCall, join };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, kind: 'const' });
+      continue;
+    }
     if (call && callFn) {
       // Computed by a function from this row's values, inside the same statement (SPEC §3.3).
       const expr = planRowCall(ctx, callFn, obj, alias, call.args, args);

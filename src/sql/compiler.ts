@@ -135,6 +135,11 @@ export abstract class SqlCompiler {
           return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
         case 'aggregate':
           return [f.key, `(${this.aggregate(f.node, ctx)})`];
+        case 'fn_rows': {
+          const call = this.expr(f.call, ctx);
+          const where = f.join.map((j) => `_f.${this.quoteIdentifier(j.column)} = ${this.expr(j.parent, ctx)}`).join(' AND ');
+          return [f.key, `(SELECT ${this.jsonArrayAgg(this.rowValue('_f'), '', true)} FROM ${f.call.sql ? call : call} AS _f${where ? ` WHERE ${where}` : ''})`];
+        }
         case 'json_object': {
           const object = this.objectOf({ ...sel, fields: f.fields }, ctx);
           return [f.key, f.nullWhen ? `CASE WHEN ${this.expr(f.nullWhen, ctx)} IS NULL THEN NULL ELSE ${object} END` : object];

@@ -56,3 +56,19 @@ describe('PostgreSQL functions', () => {
     expect(rows.body.data.fx_labels).toEqual([{ id: 1, name: 'first' }, { id: 2, name: 'second' }]);
   });
 });
+
+describe('table function rows joined to objects', () => {
+  it('@table_function_call_join matches the function rows to each parent, on both dialects', async () => {
+    for (const d of dialects.all) {
+      const r = await d.app.gql('{ shop_customers(order_by: [{field: "id"}]) { id order_totals { id total } } }');
+      expect(r.body.errors, d.name).toBeUndefined();
+      const rows = r.body.data.shop_customers.map((c: { id: number; order_totals: { id: number; total: number }[] | null }) => [c.id, (c.order_totals ?? []).sort((a, b) => a.id - b.id)]);
+      expect(rows, d.name).toEqual([
+        [1, [{ id: 1, total: 87.5 }, { id: 2, total: 120 }]],
+        [2, [{ id: 3, total: 918.99 }]],
+        [3, [{ id: 4, total: 148.5 }]],
+        [4, []],
+      ]);
+    }
+  });
+});

@@ -26,6 +26,8 @@ export type OutField =
   | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'aggregate'; readonly key: string; readonly node: import('./aggregate.js').AggregateNode }
+  /** Rows of a table function called with this row's values (`@table_function_call_join`). */
+  | { readonly kind: 'fn_rows'; readonly key: string; readonly call: import('./expr.js').FunctionExpr; readonly join: readonly { readonly parent: Expr; readonly column: string }[] }
   /** An object built from values of the same row (JSON `struct:` extraction); null when the column is. */
   | { readonly kind: 'json_object'; readonly key: string; readonly fields: readonly OutField[]; readonly nullWhen?: Expr };
 
