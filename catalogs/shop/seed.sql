@@ -2,8 +2,8 @@
 CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, email VARCHAR, country VARCHAR, created_at TIMESTAMPTZ);
 CREATE TABLE categories (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, parent_id INTEGER);
 CREATE TABLE products (id INTEGER PRIMARY KEY, sku VARCHAR NOT NULL UNIQUE, name VARCHAR NOT NULL, price DOUBLE NOT NULL, in_stock BOOLEAN, attributes JSON, category_id INTEGER);
-CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL, status VARCHAR NOT NULL, ordered_at TIMESTAMPTZ NOT NULL, ship_date DATE, note VARCHAR);
-CREATE TABLE order_items (order_id INTEGER NOT NULL, line INTEGER NOT NULL, product_id INTEGER NOT NULL, quantity INTEGER NOT NULL, unit_price DOUBLE NOT NULL, PRIMARY KEY (order_id, line));
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers (id), status VARCHAR NOT NULL, ordered_at TIMESTAMPTZ NOT NULL, ship_date DATE, note VARCHAR);
+CREATE TABLE order_items (order_id INTEGER NOT NULL, line INTEGER NOT NULL, product_id INTEGER NOT NULL, quantity INTEGER NOT NULL CHECK (quantity > 0), unit_price DOUBLE NOT NULL, PRIMARY KEY (order_id, line));
 CREATE TABLE tags (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);
 CREATE TABLE product_tags (product_id INTEGER NOT NULL, tag_id INTEGER NOT NULL, PRIMARY KEY (product_id, tag_id));
 
