@@ -42,6 +42,14 @@ if (problems.length) {
   process.exit(1);
 }
 
+// Some tests start the compiled server (dist/) as a user would; build it first.
+const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+if (build.status !== 0) {
+  console.error('npm test: the TypeScript build failed');
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+
 const report = join(mkdtempSync(join(tmpdir(), 'svc-vitest-')), 'report.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
 const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, SVC_TEST_PG_URL: PG_URL, SVC_TEST_REDIS: REDIS } });

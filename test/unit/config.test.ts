@@ -1,0 +1,66 @@
+// Configuration (SPEC §2): environment, .env and YAML; the environment wins; an unknown key or a
+// bad value stops the start with one line naming it.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseBind } from '../../src/config/load.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'svc-config-'));
+const load = (env: Record<string, string>, files: Record<string, string> = {}, argv: string[] = []) => {
+  const d = dir();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(d, name), text);
+  return loadConfig({ env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace('$DIR', d)])), argv: argv.map((a) => a.replace('$DIR', d)), cwd: d });
+};
+const failure = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('expected the configuration to be refused');
+};
+
+describe('loadConfig', () => {
+  it('has the defaults of SPEC §2', () => {
+    const c = load({});
+    expect(c).toMatchObject({ BIND: ':15000', ADMIN_UI: true, MAX_DEPTH: 7, CATALOGS_DIR: './catalogs', CORE_DB_PATH: 'data/core.duckdb', ANONYMOUS_ROLE: 'admin', ALLOW_PARALLEL: true });
+  });
+
+  it('reads YAML (lower-case keys and sections), .env and the environment, the environment winning', () => {
+    const c = load({ CONFIG_FILE: '$DIR/svc.yaml', MAX_DEPTH: '12' }, {
+      'svc.yaml': 'max_depth: 9\nadmin_ui: false\nanonymous_role: public\nsecret_key: from-yaml\nauth:\n  api_keys:\n    enabled: true\n    keys: [{key: k1, role: admin}]\n',
+      '.env': 'DB_TIMEZONE=Europe/Berlin\n',
+    });
+    expect(c.MAX_DEPTH).toBe(12);
+    expect(c.ADMIN_UI).toBe(false);
+    expect(c.ANONYMOUS_ROLE).toBe('public');
+    expect(c.SECRET_KEY).toBe('from-yaml');
+    expect(c.DB_TIMEZONE).toBe('Europe/Berlin');
+    expect(c.auth.api_keys?.keys[0]).toMatchObject({ key: 'k1', role: 'admin' });
+  });
+
+  it('takes --config FILE', () => {
+    expect(load({}, { 'a.yaml': 'max_depth: 3\n' }, ['--config', '$DIR/a.yaml']).MAX_DEPTH).toBe(3);
+  });
+
+  it('refuses unknown keys and bad values with one line naming them', () => {
+    expect(failure(() => load({ CONFIG_FILE: '$DIR/b.yaml' }, { 'b.yaml': 'max_detph: 3\n' }))).toMatch(/^unknown configuration key "max_detph" in .*b\.yaml$/);
+    expect(failure(() => load({ CONFIG_FILE: '$DIR/c.yaml' }, { 'c.yaml': 'auth:\n  jwt:\n    algoritm: HS256\n' }))).toMatch(/^unknown configuration key "auth\.jwt\.algoritm"/);
+    expect(failure(() => load({ MAX_DEPTH: 'deep' }))).toBe('invalid configuration value for "MAX_DEPTH" in environment: expected an integer');
+    expect(failure(() => load({ DB_TIMEZONE: 'Mars/Base' }))).toMatch(/"DB_TIMEZONE".*IANA/);
+    expect(failure(() => load({ CONFIG_FILE: '$DIR/missing.yaml' }))).toMatch(/does not exist/);
+    expect(failure(() => load({ CONFIG_FILE: '$DIR/d.yaml' }, { 'd.yaml': 'max_depth: [\n' }))).toMatch(/is not valid YAML/);
+    expect(() => parseBind('nonsense:port')).toThrow(/BIND/);
+  });
+});
+
+describe('the server start', () => {
+  it('prints one line and exits non-zero on a bad configuration', () => {
+    const entry = join(import.meta.dirname, '..', '..', 'dist', 'src', 'main.js');
+    const r = spawnSync(process.execPath, [entry], { env: { ...process.env, MAX_DEPTH: 'deep', CONFIG_FILE: '' }, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['svc: invalid configuration value for "MAX_DEPTH" in environment: expected an integer']);
+  });
+});
