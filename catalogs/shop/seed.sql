@@ -1,7 +1,7 @@
 -- Seed data for the example shop; run once, when data/shop.duckdb is created.
 CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, email VARCHAR, country VARCHAR, created_at TIMESTAMPTZ);
 CREATE TABLE categories (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, parent_id INTEGER);
-CREATE TABLE products (id INTEGER PRIMARY KEY, sku VARCHAR NOT NULL UNIQUE, name VARCHAR NOT NULL, price DOUBLE NOT NULL, in_stock BOOLEAN, attributes JSON, category_id INTEGER);
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku VARCHAR NOT NULL UNIQUE, name VARCHAR NOT NULL, price DOUBLE NOT NULL, in_stock BOOLEAN, attributes JSON, category_id INTEGER, size JSON);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers (id), status VARCHAR NOT NULL, ordered_at TIMESTAMPTZ NOT NULL, ship_date DATE, note VARCHAR);
 CREATE TABLE order_items (order_id INTEGER NOT NULL, line INTEGER NOT NULL, product_id INTEGER NOT NULL, quantity INTEGER NOT NULL CHECK (quantity > 0), unit_price DOUBLE NOT NULL, PRIMARY KEY (order_id, line));
 CREATE TABLE tags (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);
@@ -14,10 +14,10 @@ INSERT INTO customers VALUES
   (4, 'Edsger Dijkstra', NULL, 'NL', '2024-04-01 08:00:00+00');
 INSERT INTO categories VALUES (1, 'Books', NULL), (2, 'Computing', 1), (3, 'Hardware', NULL);
 INSERT INTO products VALUES
-  (1, 'BK-001', 'The Art of Programming', 49.5, true, '{"pages": 650, "cover": "hard"}', 2),
-  (2, 'BK-002', 'Notes on Structured Programming', 19.0, true, '{"pages": 220, "cover": "soft"}', 2),
-  (3, 'HW-001', 'Mechanical Keyboard', 120.0, false, '{"switch": "brown"}', 3),
-  (4, 'HW-002', 'Difference Engine Model', 899.99, true, NULL, 3);
+  (1, 'BK-001', 'The Art of Programming', 49.5, true, '{"pages": 650, "cover": "hard"}', 2, NULL),
+  (2, 'BK-002', 'Notes on Structured Programming', 19.0, true, '{"pages": 220, "cover": "soft"}', 2, NULL),
+  (3, 'HW-001', 'Mechanical Keyboard', 120.0, false, '{"switch": "brown"}', 3, '{"width": 44.5, "height": 3.5, "unit": "cm"}'),
+  (4, 'HW-002', 'Difference Engine Model', 899.99, true, NULL, 3, '{"width": 120, "height": 80, "unit": "cm", "made": "1991-11-29"}');
 INSERT INTO orders VALUES
   (1, 1, 'shipped', '2025-03-01 12:00:00+00', '2025-03-03', NULL),
   (2, 1, 'pending', '2025-03-15 09:00:00+00', NULL, 'gift wrap'),

@@ -89,16 +89,15 @@ function compileField(ctx: Ctx, file: string, f: FieldDefinitionNode): ColumnFie
   const d = directives(f.directives);
   const t = unwrap(f.type);
   const loc = locOf(f, file);
-  if (!isScalar(t.name)) {
-    ctx.problems.push(`unknown type "${t.name}" of field "${f.name.value}" ${where(loc)}`);
-    return undefined;
-  }
+  // A non-scalar type may be a structure type of the catalog (checked once those are known).
+  const struct = isScalar(t.name) ? undefined : t.name;
   const def = d.get('default')?.[0];
   const sql = d.get('sql')?.[0]?.exp;
   return {
     name: f.name.value,
     column: String(d.get('field_source')?.[0]?.field ?? f.name.value),
-    type: t.name as ScalarName,
+    type: struct ? 'JSON' : (t.name as ScalarName),
+    ...(struct ? { struct } : {}),
     list: t.list,
     nonNull: t.nonNull,
     pk: d.has('pk'),
@@ -120,7 +119,7 @@ interface PendingRef {
 }
 
 interface Draft {
-  obj: Omit<DataObject, 'relations' | 'calls'> & { relations: Relation[]; calls: FunctionCallField[] };
+  obj: Omit<DataObject, 'relations' | 'calls' | 'fields'> & { relations: Relation[]; calls: FunctionCallField[]; fields: ColumnField[] };
   refs: PendingRef[];
 }
 
@@ -316,6 +315,21 @@ function checkFunctionTypes(ctx: Ctx, functions: CatalogFunction[], drafts: Map<
   }
 }
 
+/** Struct-typed columns must name a structure type of the catalog; they keep its prefixed name. */
+function resolveStructColumns(ctx: Ctx, drafts: Map<string, Draft>, structs: StructType[]): void {
+  for (const d of drafts.values()) {
+    d.obj.fields = d.obj.fields.map((f) => {
+      if (!f.struct) return f;
+      const name = typeName(ctx, f.struct);
+      if (!structs.some((s) => s.name === name)) {
+        ctx.problems.push(`unknown type "${f.struct}" of field "${f.name}" ${where(f.loc)}`);
+        return f;
+      }
+      return { ...f, struct: name };
+    });
+  }
+}
+
 /** `@function_call` fields name a function of this catalog, map existing fields, and get its type. */
 function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunction[], structs: StructType[]): void {
   for (const d of drafts.values()) {
@@ -384,6 +398,7 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
   const structs = compileStructs(ctx, structNodes, drafts);
   checkFunctionTypes(ctx, functions, drafts, structs);
   checkCalls(ctx, drafts, functions, structs);
+  resolveStructColumns(ctx, drafts, structs);
   for (const d of drafts.values()) {
     if (d.obj.args && !inputs.some((i) => i.name === d.obj.args?.input)) {
       ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);

@@ -34,7 +34,9 @@ export interface ColumnField {
   readonly name: string;
   /** Physical column name (`@field_source`), or the field name. */
   readonly column: string;
+  /** JSON for struct-typed columns, whose `struct` names their (prefixed) structure type. */
   readonly type: ScalarName;
+  readonly struct?: string;
   readonly list: boolean;
   readonly nonNull: boolean;
   readonly pk: boolean;

@@ -2,7 +2,7 @@
 import { type ColumnField, type DataObject, isScalar, type Relation, type ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
-import type { ColumnExpr, ParamExpr } from './ir/expr.js';
+import type { ColumnExpr, Expr, ParamExpr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { FromNode } from './ir/select.js';
 import { columnSql, fieldExpr } from './fields.js';
@@ -80,6 +80,31 @@ function columnFilter(ctx: PlanContext, obj: DataObject, alias: string, f: Colum
   return out;
 }
 
+/** A filter inside a struct-typed column: each leaf compares the value at its JSON path. */
+function structFilter(ctx: PlanContext, column: Expr, structName: string, path: readonly string[], value: Record<string, unknown>): FilterNode[] {
+  const st = ctx.index.structs.get(structName);
+  if (!st) throw new PublicError(ErrorCode.Internal, `unknown structure type "${structName}"`);
+  const out: FilterNode[] = [];
+  for (const [key, ops] of Object.entries(value)) {
+    if (ops === undefined || ops === null) continue;
+    const f = st.fields.find((x) => x.name === key);
+    if (!f) throw new PublicError(ErrorCode.BadUserInput, `unknown filter field "${key}" of "${structName}"`);
+    const at = [...path, key];
+    if (!isScalar(f.type)) {
+      out.push(...structFilter(ctx, column, f.type, at, ops as Record<string, unknown>));
+      continue;
+    }
+    const scalar = f.type;
+    const as = ['Int', 'BigInt', 'Float'].includes(scalar) ? 'number' : scalar === 'Boolean' ? 'boolean' : scalar === 'JSON' ? 'json' : 'text';
+    const left: Expr = { kind: 'json_path', expr: column, path: at, as, ...(as === 'text' && scalar !== 'String' ? { cast: scalar } : {}) };
+    for (const [op, v] of Object.entries(ops as Record<string, unknown>)) {
+      if (v === undefined) continue;
+      out.push({ kind: 'compare', op, left, right: { kind: 'param', value: v, scalar }, scalar, list: f.list });
+    }
+  }
+  return out;
+}
+
 function relationFilter(ctx: PlanContext, rel: Relation, alias: string, value: Record<string, unknown>): FilterNode[] {
   const target = objectOf(ctx, rel.target);
   const related = (inner: Record<string, unknown> | undefined, negate = false): FilterNode => {
@@ -121,6 +146,10 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
       continue;
     }
     const field = obj.fields.find((f) => f.name === key);
+    if (field?.struct) {
+      items.push(...structFilter(ctx, fieldExpr(obj, alias, field), field.struct, [], value as Record<string, unknown>));
+      continue;
+    }
     if (field) {
       items.push(...columnFilter(ctx, obj, alias, field, value as Record<string, unknown>));
       continue;

@@ -1,6 +1,6 @@
 // The types one data object contributes to the schema (SPEC §4): the object, its filters,
 // mutation inputs and aggregation types.
-import type { CatalogFunction, ColumnField, DataObject, Relation, ScalarName } from '../catalog/model.js';
+import { type CatalogFunction, type ColumnField, type DataObject, isScalar, type Relation, type ScalarName, type StructType } from '../catalog/model.js';
 import { aggregationTypeName, AGGREGATIONS, FILTER_OPERATORS, filterInputSdl, filterTypeName, subAggregationTypeName } from './scalars.js';
 
 const desc = (d: string | undefined, indent = ''): string => (d ? `${indent}${JSON.stringify(d)}\n` : '');
@@ -15,12 +15,14 @@ export const names = (n: string) => ({
   subAggregation: `_${n}_aggregation_sub_aggregation`,
 });
 
-function gqlType(f: ColumnField): string {
-  return f.list ? `[${f.type}]` : f.type;
+function gqlType(f: ColumnField, input = false): string {
+  // Struct-typed columns are their structure type on output, JSON on input.
+  const t = f.struct && !input ? f.struct : f.type;
+  return f.list ? `[${t}]` : t;
 }
 
 function columnArgs(f: ColumnField): string {
-  if (f.list) return '';
+  if (f.list || f.struct) return '';
   switch (f.type) {
     case 'Timestamp':
     case 'DateTime':
@@ -85,6 +87,7 @@ function objectType(obj: DataObject, byName: Map<string, DataObject>, fns: Reado
 }
 
 function fieldFilterType(obj: DataObject, f: ColumnField, extra: string[]): string {
+  if (f.struct) return `${f.struct}_filter`;
   if (f.list) return filterTypeName(f.type, true);
   if (!f.excludeFilter.length) return filterTypeName(f.type);
   const name = `${obj.name}_${f.name}_filter`;
@@ -112,7 +115,7 @@ const storable = (f: ColumnField): boolean => !f.sql;
 
 function mutationInputs(obj: DataObject, byName: Map<string, DataObject>): string[] {
   const n = names(obj.name);
-  const cols = obj.fields.filter(storable).map((f) => `  ${f.name}: ${gqlType(f)}`);
+  const cols = obj.fields.filter(storable).map((f) => `  ${f.name}: ${gqlType(f, true)}`);
   const rels = obj.relations
     .filter((r: Relation) => byName.get(r.target)?.kind === 'table')
     .map((r) => `  ${r.name}: ${r.kind === 'one' ? names(r.target).mutInput : `[${names(r.target).mutInput}!]`}`);
@@ -124,7 +127,7 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): str
   const agg = ['  _rows_count: BigInt'];
   const sub = ['  _rows_count: BigIntAggregation'];
   for (const f of obj.fields) {
-    if (f.list || !AGGREGATIONS[f.type]) continue;
+    if (f.list || f.struct || !AGGREGATIONS[f.type]) continue;
     agg.push(`  ${f.name}: ${aggregationTypeName(f.type)}`);
     const numeric = (['Int', 'BigInt', 'Float'] as ScalarName[]).includes(f.type);
     sub.push(`  ${f.name}: ${numeric ? subAggregationTypeName(f.type) : aggregationTypeName(f.type)}`);
@@ -150,4 +153,13 @@ export function objectSdl(obj: DataObject, byName: Map<string, DataObject>, fns:
   const out = [objectType(obj, byName, fns), ...filterTypes(obj, byName), ...aggregationTypes(obj, byName)];
   if (obj.kind === 'table' && !obj.readOnly) out.push(...mutationInputs(obj, byName));
   return out;
+}
+
+/** `input <struct>_filter`: a filter inside a struct-typed column (SPEC §4.1), field by field. */
+export function structFilterSdl(st: StructType): string {
+  const lines = st.fields.map((f) => {
+    const t = isScalar(f.type) ? filterTypeName(f.type, f.list) : `${f.type}_filter`;
+    return `  ${f.name}: ${t}`;
+  });
+  return `input ${st.name}_filter {\n${lines.join('\n')}\n}`;
 }

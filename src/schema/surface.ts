@@ -1,8 +1,8 @@
 // ResolvedCatalogs -> the SDL of the whole served schema plus an index that tells the runtime what
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
-import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, UniqueKey } from '../catalog/model.js';
-import { listArgs, names, objectSdl } from './object-sdl.js';
+import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
+import { listArgs, names, objectSdl, structFilterSdl } from './object-sdl.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =
@@ -28,6 +28,8 @@ export interface SystemFunction {
 
 export interface SchemaIndex {
   readonly objects: ReadonlyMap<string, DataObject>;
+  /** Structure types (function results, struct-typed columns). */
+  readonly structs: ReadonlyMap<string, StructType>;
   /** Input types of the catalogs (`@args` of parameterized views). */
   readonly inputs: ReadonlyMap<string, InputType>;
   /** `ParentType.field` -> data root field. */
@@ -174,6 +176,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
     for (const st of c.structs) {
       const desc = st.description ? `${JSON.stringify(st.description)}\n` : '';
       out.sdl.push(`${desc}type ${st.name} {\n${st.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
+      out.sdl.push(structFilterSdl(st));
     }
     for (const fn of c.functions) placeFunction(tree, c, fn);
   }
@@ -191,5 +194,5 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   if (!out.sdl.some((s) => s.startsWith('type Mutation {'))) out.sdl.push('type Mutation {\n  function: MutationFunction\n}');
   out.modules.add('Mutation.function');
   const inputs = new Map(sorted.flatMap((c) => c.inputs.map((i) => [i.name, i] as const)));
-  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, functionsByName: fns, modules: out.modules } };
+  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, structs: new Map(sorted.flatMap((c) => c.structs.map((st) => [st.name, st] as const))), inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, functionsByName: fns, modules: out.modules } };
 }

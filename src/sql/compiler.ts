@@ -277,8 +277,10 @@ export abstract class SqlCompiler {
         return this.geoTransform(this.expr(e.expr, ctx), e);
       case 'geo_measure':
         return this.geoMeasure(this.expr(e.expr, ctx), e);
-      case 'json_path':
-        return this.jsonPath(this.expr(e.expr, ctx), e.path, e.as, ctx);
+      case 'json_path': {
+        const value = this.jsonPath(this.expr(e.expr, ctx), e.path, e.as, ctx);
+        return e.cast ? `CAST(${value} AS ${this.sqlType(e.cast)})` : value;
+      }
       case 'agg_ref':
         return e.within ? `(SELECT ${this.aggValue(e.agg, ctx, false)} FROM ${this.aggSource(e.within, ctx)})` : this.aggValue(e.agg, ctx, false);
       case 'agg_subquery':

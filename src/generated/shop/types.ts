@@ -126,6 +126,7 @@ export interface ShopProducts {
   price: number;
   in_stock?: boolean | null;
   attributes?: unknown | null;
+  size?: unknown | null;
   category_id?: number | null;
   category?: ShopCategories | null;
   order_items?: ShopOrderItems[] | null;
@@ -139,6 +140,7 @@ export interface ShopProductsInput {
   price?: number | null;
   in_stock?: boolean | null;
   attributes?: unknown | null;
+  size?: unknown | null;
   category_id?: number | null;
 }
 

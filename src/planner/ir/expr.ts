@@ -61,6 +61,8 @@ export interface JsonPathExpr {
   readonly expr: Expr;
   readonly path: readonly string[];
   readonly as: 'json' | 'text' | 'number' | 'boolean';
+  /** Text read as this type (dates, times) before comparing. */
+  readonly cast?: ScalarName;
 }
 
 /** Geometry transforms of a Geometry field's arguments, applied in order (SPEC §4). */
