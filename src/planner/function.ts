@@ -1,5 +1,6 @@
-// Catalog functions (SPEC §4.4) -> one call statement. Arguments are parameters; `@arg_default`
-// values are injected from the caller's identity and cannot come from the client.
+// Catalog functions (SPEC §4.4) -> one call statement, or a call inside a row's object
+// (`@function_call`). Arguments are parameters or the row's columns; `@arg_default` values are
+// injected from the caller's identity and cannot come from the client.
 import { type CatalogFunction, type DataObject, isScalar, type ScalarName } from '../catalog/model.js';
 import { substitute } from '../permissions/placeholders.js';
 import type { PlanContext } from './context.js';
@@ -7,32 +8,24 @@ import { fieldExpr } from './fields.js';
 import type { Expr, FunctionExpr, ParamExpr } from './ir/expr.js';
 import type { FunctionCallNode } from './ir/select.js';
 
-type Part = NonNullable<FunctionCallNode['sql']>[number];
+type Part = NonNullable<FunctionExpr['sql']>[number];
 
-export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<string, unknown>): FunctionCallNode {
-  const value = (name: string): unknown => {
-    const a = fn.args.find((x) => x.name === name);
-    if (a?.injected !== undefined) return substitute(a.injected.replaceAll('[$catalog]', fn.source), ctx.authVars);
-    return args[name] ?? null;
-  };
-  const param = (name: string): ParamExpr => {
-    const a = fn.args.find((x) => x.name === name);
-    const scalar = (a && isScalar(a.type) ? a.type : 'String') as ScalarName;
-    return { kind: 'param', value: value(name), scalar, ...(a?.list ? { list: true } : {}) };
-  };
-  const namespace = ctx.tableName({ source: fn.source, table: '_' } as never).slice(0, -1);
-  const result: FunctionCallNode['result'] = fn.isTable ? 'table' : isScalar(fn.returns.type) ? 'scalar' : 'object';
-  const base = {
-    kind: 'call' as const,
-    result,
-    list: fn.returns.list,
-    jsonCast: fn.jsonCast,
-    ...(isScalar(fn.returns.type) ? { scalar: fn.returns.type } : {}),
-  };
+/** The source's namespace (attached database and schema, or PostgreSQL schema). */
+const namespaceOf = (ctx: PlanContext, fn: CatalogFunction): string[] => [...ctx.tableName({ source: fn.source, table: '_' } as never).slice(0, -1)];
+
+/** An argument's value as a parameter: injected, or given by the client. */
+function argParam(ctx: PlanContext, fn: CatalogFunction, name: string, given: Record<string, unknown>): ParamExpr {
+  const a = fn.args.find((x) => x.name === name);
+  const value = a?.injected !== undefined ? substitute(a.injected.replaceAll('[$catalog]', fn.source), ctx.authVars) : (given[name] ?? null);
+  return { kind: 'param', value, scalar: (a && isScalar(a.type) ? a.type : 'String') as ScalarName, ...(a?.list ? { list: true } : {}) };
+}
+
+/** The call itself: `ns.fn(args)` positionally, or the `sql` template's parts. */
+function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Expr, skip: (name: string) => boolean): FunctionExpr {
+  const namespace = namespaceOf(ctx, fn);
   if (fn.sql === undefined) {
-    const used = fn.args.filter((a) => !(fn.skipNullArg && value(a.name) === null));
     const qualified = fn.dbName.includes('.') ? fn.dbName.split('.') : [...namespace, fn.dbName];
-    return { ...base, name: qualified, args: used.map((a) => param(a.name)) };
+    return { kind: 'fn', name: qualified, args: fn.args.filter((a) => !skip(a.name)).map((a) => arg(a.name)) };
   }
   // `[arg]` names an argument, `[$auth.x]` a caller value, `[$catalog]` the source's namespace.
   const parts: Part[] = [];
@@ -44,11 +37,23 @@ export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<str
     parts.push(fn.sql.slice(last, m.index));
     if (dollar && name === 'catalog') parts.push({ kind: 'ident', parts: namespace });
     else if (dollar) parts.push({ kind: 'param', value: ctx.authVars[name.slice(5)] ?? null, scalar: 'String' });
-    else parts.push(param(name));
+    else parts.push(arg(name));
     last = m.index + whole.length;
   }
   parts.push(fn.sql.slice(last));
-  return { ...base, sql: parts, args: [] };
+  return { kind: 'fn', args: [], sql: parts };
+}
+
+export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<string, unknown>): FunctionCallNode {
+  const call = callOf(ctx, fn, (name) => argParam(ctx, fn, name, args), (name) => fn.skipNullArg && argParam(ctx, fn, name, args).value === null);
+  return {
+    kind: 'call',
+    call,
+    result: fn.isTable ? 'table' : isScalar(fn.returns.type) ? 'scalar' : 'object',
+    list: fn.returns.list,
+    jsonCast: fn.jsonCast,
+    ...(isScalar(fn.returns.type) ? { scalar: fn.returns.type } : {}),
+  };
 }
 
 /**
@@ -58,31 +63,8 @@ export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<str
 export function planRowCall(
   ctx: PlanContext, fn: CatalogFunction, obj: DataObject, alias: string, mapping: Readonly<Record<string, string>>, fieldArgs: Record<string, unknown>,
 ): FunctionExpr {
-  const argExpr = (name: string): Expr => {
-    const field = mapping[name];
-    const column = field ? obj.fields.find((f) => f.name === field) : undefined;
-    if (column) return fieldExpr(obj, alias, column);
-    const a = fn.args.find((x) => x.name === name);
-    const value = a?.injected !== undefined ? substitute(a.injected.replaceAll('[$catalog]', fn.source), ctx.authVars) : (fieldArgs[name] ?? null);
-    return { kind: 'param', value, scalar: (a && isScalar(a.type) ? a.type : 'String') as ScalarName, ...(a?.list ? { list: true } : {}) };
-  };
-  const namespace = ctx.tableName({ source: fn.source, table: '_' } as never).slice(0, -1);
-  if (fn.sql === undefined) {
-    const qualified = fn.dbName.includes('.') ? fn.dbName.split('.') : [...namespace, fn.dbName];
-    return { kind: 'fn', name: qualified, args: fn.args.map((a) => argExpr(a.name)) };
-  }
-  const parts: NonNullable<FunctionExpr['sql']>[number][] = [];
-  let last = 0;
-  for (const m of fn.sql.matchAll(/\[(\$?)([A-Za-z_][A-Za-z0-9_.]*)\]/g)) {
-    const [whole, dollar, name] = m as unknown as [string, string, string];
-    const known = dollar ? name === 'catalog' || name.startsWith('auth.') : fn.args.some((a) => a.name === name);
-    if (!known) continue;
-    parts.push(fn.sql.slice(last, m.index));
-    if (dollar && name === 'catalog') parts.push({ kind: 'ident', parts: namespace });
-    else if (dollar) parts.push({ kind: 'param', value: ctx.authVars[name.slice(5)] ?? null, scalar: 'String' });
-    else parts.push(argExpr(name));
-    last = m.index + whole.length;
-  }
-  parts.push(fn.sql.slice(last));
-  return { kind: 'fn', args: [], sql: parts };
+  return callOf(ctx, fn, (name) => {
+    const column = mapping[name] ? obj.fields.find((f) => f.name === mapping[name]) : undefined;
+    return column ? fieldExpr(obj, alias, column) : argParam(ctx, fn, name, fieldArgs);
+  }, () => false);
 }

@@ -138,7 +138,7 @@ export abstract class SqlCompiler {
         case 'fn_rows': {
           const call = this.expr(f.call, ctx);
           const where = f.join.map((j) => `_f.${this.quoteIdentifier(j.column)} = ${this.expr(j.parent, ctx)}`).join(' AND ');
-          return [f.key, `(SELECT ${this.jsonArrayAgg(this.rowValue('_f'), '', true)} FROM ${f.call.sql ? call : call} AS _f${where ? ` WHERE ${where}` : ''})`];
+          return [f.key, `(SELECT ${this.jsonArrayAgg(this.rowValue('_f'), '', true)} FROM ${call} AS _f${where ? ` WHERE ${where}` : ''})`];
         }
         case 'json_object': {
           const object = this.objectOf({ ...sel, fields: f.fields }, ctx);
@@ -351,14 +351,12 @@ export abstract class SqlCompiler {
 
   // ---- function calls (SPEC §4.4) ----------------------------------------------------------------
   protected call(q: FunctionCallNode, ctx: SqlContext): string {
-    const target = q.sql
-      ? q.sql.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.param(p, ctx))).join('')
-      : `${(q.name ?? []).map((n) => this.quoteIdentifier(n)).join('.')}(${q.args.map((a) => this.param(a, ctx)).join(', ')})`;
+    // An `sql` template compiles parenthesised, so it works as a FROM item and as a value alike.
+    const expr = this.expr(q.call, ctx);
     if (q.result === 'table') {
       // The rows of a set-returning function, each row as an object.
-      return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${q.sql ? `(${target})` : target} AS _f`;
+      return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${expr} AS _f`;
     }
-    const expr = q.sql ? `(${target})` : target;
     let value = q.jsonCast ? this.castJson(expr) : expr;
     if (q.result === 'scalar' && q.scalar) value = this.renderScalar(value, q.scalar, q.list, ctx);
     return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;

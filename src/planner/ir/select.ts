@@ -60,10 +60,8 @@ export type RootQuery =
 /** A catalog function call (SPEC §4.4), the whole statement of a function field. */
 export interface FunctionCallNode {
   readonly kind: 'call';
-  /** Qualified database function name (positional call), or the `sql` template's parts. */
-  readonly name?: readonly string[];
-  readonly sql?: FromNode['sql'];
-  readonly args: readonly import('./expr.js').ParamExpr[];
+  /** The call: a qualified database function with its arguments, or an `sql` template. */
+  readonly call: import('./expr.js').FunctionExpr;
   /** scalar / list of scalars / object (struct or JSON with json_cast) / rows of a table function. */
   readonly result: 'scalar' | 'object' | 'table';
   readonly scalar?: ScalarName;
