@@ -121,6 +121,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       continue;
     }
     const rel = obj.relations.find((r) => r.name === name);
+    if (rel && fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'unnest'))) unsupported('the @unnest directive');
     if (rel) {
       const target = objectOf(ctx, rel.target);
       const childType = getNamedType(def.type);
