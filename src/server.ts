@@ -1,5 +1,6 @@
 // Builds the HTTP application (used by main.ts and by the end-to-end tests).
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -9,7 +10,9 @@ import { HttpErrorFilter } from './http/exception.filter.js';
 import type { Logger } from './shared/logger.js';
 
 export async function createApp(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false });
+  // HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set (SPEC §2).
+  const https = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } } : {};
+  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false, ...https });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log, imports), adapter, { logger: ['error', 'warn'], abortOnError: false });
   if (config.CORS_ALLOWED_ORIGINS.length) {
     app.enableCors({

@@ -105,6 +105,8 @@ export const settingsShape = {
   OIDC_TIMEOUT: z.string().default('10s'),
   OIDC_USERNAME_CLAIM: z.string().default(''),
   OIDC_USERID_CLAIM: z.string().default(''),
+  TLS_CERT_FILE: z.string().default(''),
+  TLS_KEY_FILE: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 } as const;
 
