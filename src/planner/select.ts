@@ -31,6 +31,7 @@ interface Planned {
   readonly fields: OutField[];
   readonly byKey: Map<string, { field: OutField; select?: SelectNode; kind: 'scalar' | 'one' | 'many' | 'const' }>;
   readonly extraWhere: FilterNode[];
+  readonly joins: SelectNode[];
 }
 
 function unsupported(what: string): never {
@@ -42,7 +43,7 @@ function subfields(ctx: PlanContext, type: GraphQLObjectType, nodes: readonly Fi
 }
 
 function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): Planned {
-  const planned: Planned = { fields: [], byKey: new Map(), extraWhere: [] };
+  const planned: Planned = { fields: [], byKey: new Map(), extraWhere: [], joins: [] };
   for (const [key, fieldNodes] of subfields(ctx, type, nodes)) {
     const node = fieldNodes[0]!;
     const name = node.name.value;
@@ -121,7 +122,20 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       continue;
     }
     const rel = obj.relations.find((r) => r.name === name);
-    if (rel && fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'unnest'))) unsupported('the @unnest directive');
+    if (rel && rel.kind !== 'one' && fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'unnest'))) {
+      // @unnest: the related rows are joined to these rows, one output row per pair (SPEC §4.5).
+      for (const a of ['limit', 'offset', 'nested_limit', 'nested_offset', 'distinct_on']) if (args[a] != null) unsupported(`"${a}" on an @unnest relation`);
+      const target = objectOf(ctx, rel.target);
+      const childType = getNamedType(def.type);
+      if (!isObjectType(childType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
+      const child = ctx.nextAlias();
+      const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { filter: args.filter, args: args.args }), correlate: correlation(ctx, rel, alias, child), orderBy: [] };
+      const f: OutField = { kind: 'unnest', key, select: sel };
+      planned.fields.push(f);
+      planned.byKey.set(key, { field: f, select: sel, kind: 'one' });
+      planned.joins.push(sel);
+      continue;
+    }
     if (rel) {
       const target = objectOf(ctx, rel.target);
       const childType = getNamedType(def.type);
@@ -204,6 +218,8 @@ function orderExpr(sel: SelectNode, path: string[], full: string, objName: strin
   if (!f) throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is not selected`);
   if (f.kind === 'scalar' && rest.length === 0) return f.expr;
   if (f.kind === 'object' && rest.length) return { kind: 'subquery', select: f.select, value: orderExpr(f.select, rest, full, objName) };
+  // An @unnest relation is joined: its columns order the joined rows directly.
+  if (f.kind === 'unnest' && rest.length) return orderExpr(f.select, rest, full, objName);
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
 }
 
@@ -230,6 +246,7 @@ export function planSelect(
     kind: 'select',
     from: fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined),
     fields: planned.fields,
+    ...(planned.joins.length ? { joins: planned.joins } : {}),
     ...(where.length ? { where: where.length === 1 ? where[0]! : { kind: 'and', items: where } } : {}),
     orderBy: [],
     ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),

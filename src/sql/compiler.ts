@@ -135,6 +135,8 @@ export abstract class SqlCompiler {
           return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
         case 'aggregate':
           return [f.key, `(${this.aggregate(f.node, ctx)})`];
+        case 'unnest':
+          return [f.key, this.singletonList(this.objectOf(f.select, ctx))];
         case 'fn_rows': {
           const call = this.expr(f.call, ctx);
           const where = f.join.map((j) => `_f.${this.quoteIdentifier(j.column)} = ${this.expr(j.parent, ctx)}`).join(' AND ');
@@ -163,6 +165,7 @@ export abstract class SqlCompiler {
       const order = this.orderList(sel.orderBy, ctx);
       return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull), label)}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
     }
+    if (sel.joins?.length) return this.limitedJoined(sel, ctx, emptyAsNull, label);
     const order = this.orderList(this.effectiveOrder(sel), ctx);
     const alias = this.quoteIdentifier(sel.from.alias);
     const distinct = sel.distinctOn?.length ? `DISTINCT ON (${sel.distinctOn.map((e) => this.expr(e, ctx)).join(', ')}) ` : '';
@@ -172,6 +175,25 @@ export abstract class SqlCompiler {
       `${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}) AS ${alias}`;
     return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order ? `${alias}.${RN}` : '', emptyAsNull), label)}${as} FROM ${rows}`;
   }
+
+  /**
+   * Limited rows joined with `@unnest` relations: the limit counts joined rows, so objects are built
+   * for the joined rows, numbered, and cut after (the other columns' derived table would lose them).
+   */
+  private limitedJoined(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label?: string): string {
+    const order = this.orderList(this.effectiveOrder(sel), ctx) || '1';
+    const inner = `SELECT ${this.objectOf(sel, ctx)} AS _j, row_number() OVER (ORDER BY ${order}) AS _rn FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+    const int = (n: number | undefined, what: string) => {
+      if (n !== undefined && (!Number.isSafeInteger(n) || n < 0)) throw new PublicError(ErrorCode.BadUserInput, `${what} must be a non-negative integer`);
+      return n ?? 0;
+    };
+    const from = int(sel.offset, 'offset');
+    const cut = sel.limit !== undefined ? ` AND _s._rn <= ${from + int(sel.limit, 'limit')}` : '';
+    return `SELECT ${this.rooted(this.jsonArrayAgg('_s._j', '_s._rn', emptyAsNull), label)}${label ? ` AS ${label}` : ''} FROM (${inner}) AS _s WHERE _s._rn > ${from}${cut}`;
+  }
+
+  /** A one-element JSON list of one object. */
+  protected abstract singletonList(object: string): string;
 
   private rooted(expr: string, label: string | undefined): string {
     return label ? this.rootJson(expr) : expr;
@@ -183,6 +205,20 @@ export abstract class SqlCompiler {
   }
 
   protected from(sel: SelectNode, ctx: SqlContext): string {
+    return `${this.baseFrom(sel, ctx)}${this.unnestJoins(sel, ctx)}`;
+  }
+
+  /** `@unnest` relations: inner joins with their correlation and filters as the join condition. */
+  private unnestJoins(sel: SelectNode, ctx: SqlContext): string {
+    return (sel.joins ?? [])
+      .map((j) => {
+        const on = [j.correlate, j.where].filter((x): x is FilterNode => !!x).map((x) => this.filter(x, ctx));
+        return ` JOIN ${this.from({ ...j, correlate: undefined, where: undefined } as SelectNode, ctx)} ON ${on.join(' AND ') || 'TRUE'}`;
+      })
+      .join('');
+  }
+
+  private baseFrom(sel: SelectNode, ctx: SqlContext): string {
     if (!sel.pre) return this.fromNode(sel.from, ctx);
     const pre = sel.pre;
     const order = this.orderList(pre.orderBy, ctx);

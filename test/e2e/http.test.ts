@@ -189,10 +189,3 @@ describe('introspection', () => {
     expect(r.body.errors[0].message).toMatch(/exceeds the maximum depth 7/);
   });
 });
-
-describe('features not written yet say so', () => {
-  it('@unnest is refused rather than ignored', async () => {
-    const r = await t.gql('{ shop_customers { orders @unnest { id } } }');
-    expect(r.body.errors[0].message).toBe('the @unnest directive is not supported yet');
-  });
-});

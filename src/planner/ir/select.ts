@@ -26,6 +26,8 @@ export type OutField =
   | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'aggregate'; readonly key: string; readonly node: import('./aggregate.js').AggregateNode }
+  /** An `@unnest` relation: the joined related row, as a one-element list. */
+  | { readonly kind: 'unnest'; readonly key: string; readonly select: SelectNode }
   /** Rows of a table function called with this row's values (`@table_function_call_join`). */
   | { readonly kind: 'fn_rows'; readonly key: string; readonly call: import('./expr.js').FunctionExpr; readonly join: readonly { readonly parent: Expr; readonly column: string }[] }
   /** An object built from values of the same row (JSON `struct:` extraction); null when the column is. */
@@ -48,6 +50,8 @@ export interface SelectNode {
   readonly emptyAsNull?: boolean;
   /** At most one row can match (a key lookup): no LIMIT 1 is needed, which lets engines decorrelate plainly. */
   readonly unique?: boolean;
+  /** `@unnest` list relations: their rows are joined to these rows (one output row per pair). */
+  readonly joins?: readonly SelectNode[];
 }
 
 /** What a root field's statement returns. */

@@ -66,6 +66,10 @@ export class DuckDbCompiler extends SqlCompiler {
     return as === 'number' ? `TRY_CAST(${text} AS DOUBLE)` : as === 'boolean' ? `TRY_CAST(${text} AS BOOLEAN)` : text;
   }
 
+  protected override singletonList(object: string): string {
+    return `[${object}]`;
+  }
+
   protected override rowValue(alias: string): string {
     return alias;
   }

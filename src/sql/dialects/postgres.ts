@@ -108,6 +108,10 @@ export class PostgresCompiler extends SqlCompiler {
     return geometryMeasurement(expr, e);
   }
 
+  protected override singletonList(object: string): string {
+    return `json_build_array(${object})`;
+  }
+
   protected override rowValue(alias: string): string {
     return alias;
   }
