@@ -13,7 +13,7 @@ import type { FilterNode } from './ir/filter.js';
 import type { OrderItem } from './ir/select.js';
 import { type Args, type OrderArg, rowsSelect } from './rows.js';
 
-const FNS: readonly AggFn[] = ['count', 'sum', 'avg', 'min', 'max', 'list', 'any', 'last', 'string_agg', 'bool_and', 'bool_or'];
+const FNS: readonly AggFn[] = ['count', 'sum', 'avg', 'min', 'max', 'list', 'any', 'last', 'string_agg', 'bool_and', 'bool_or', 'union', 'extent', 'intersection'];
 
 export interface Scope {
   readonly ctx: PlanContext;
@@ -21,6 +21,8 @@ export interface Scope {
   readonly filter?: FilterNode;
   /** Inside a bucket: a list relation aggregated over "all related rows" would need the group's rows. */
   readonly inBuckets?: boolean;
+  /** `aggregations(order_by:)`: the order of values inside order-sensitive aggregates. */
+  readonly order?: readonly OrderItem[];
 }
 
 function unsupported(what: string): never {
@@ -63,6 +65,7 @@ function functions(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldN
       kind: 'agg', key: f.key, fn, arg: value, scalar: valueScalar, distinct: f.args.distinct === true,
       ...(f.args.sep !== undefined ? { sep: { kind: 'param', value: f.args.sep, scalar: 'String' } } : {}),
       ...(scope.filter ? { filter: scope.filter } : {}),
+      ...(scope.order?.length ? { order: scope.order } : {}),
     };
   });
 }

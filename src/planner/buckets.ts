@@ -12,7 +12,7 @@ import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem } from './ir/select.js';
-import { type Args, type OrderArg, rowsSelect } from './rows.js';
+import { type Args, catalogPathExpr, type OrderArg, rowsSelect } from './rows.js';
 
 function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): AggOut[] {
   const { ctx } = scope;
@@ -66,9 +66,9 @@ export function planBuckets(
   const fields = fieldsOf(ctx, type, nodes).map((f): AggOut => {
     if (f.name === '__typename') return { kind: 'value', key: f.key, expr: { kind: 'param', value: type.name, scalar: 'String' }, scalar: 'String', list: false };
     if (f.name === 'key') return { kind: 'object', key: f.key, fields: keyFields({ ctx, joins }, groupBy, obj, alias, f.type!, f.nodes) };
-    if (f.args.order_by) throw new PublicError(ErrorCode.BadUserInput, '"order_by" of aggregations is not supported yet');
     const filter = f.args.filter ? planFilter(ctx, obj, alias, f.args.filter as Args) : undefined;
-    return { kind: 'object', key: f.key, fields: aggFields({ ctx, joins, inBuckets: true, ...(filter ? { filter } : {}) }, obj, alias, f.type!, f.nodes, rowsOf) };
+    const order = ((f.args.order_by as OrderArg[] | null | undefined) ?? []).map((o) => ({ expr: catalogPathExpr(ctx, obj, alias, o.field.split('.'), o.field), desc: o.direction === 'DESC' }));
+    return { kind: 'object', key: f.key, fields: aggFields({ ctx, joins, inBuckets: true, ...(filter ? { filter } : {}), ...(order.length ? { order } : {}) }, obj, alias, f.type!, f.nodes, rowsOf) };
   });
   const orderBy: OrderItem[] = ((args.order_by as OrderArg[] | null | undefined) ?? []).map((o) => ({ expr: orderExpr(fields, o.field.split('.'), o.field), desc: o.direction === 'DESC' }));
   return {

@@ -74,7 +74,7 @@ export abstract class SqlCompiler {
   protected abstract listContainsAll(left: string, right: string): string;
   protected abstract listIntersects(left: string, right: string): string;
   /** `fn(arg)` with DISTINCT, a separator and a FILTER condition as the dialect spells them. */
-  protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string;
+  protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string;
   /** `bucket:` truncation; timestamps are truncated in the request's time zone (SPEC §10). */
   protected truncTime(unit: string, expr: string, scalar: ScalarName, ctx: SqlContext): string {
     if (!/^[a-z]+$/.test(unit)) throw new PublicError(ErrorCode.BadUserInput, `invalid time bucket "${unit}"`);
@@ -453,9 +453,11 @@ export abstract class SqlCompiler {
         const arg = this.expr(f.arg, ctx);
         const filter = f.filter ? this.filter(f.filter, ctx) : undefined;
         const sep = f.sep ? this.param(f.sep, ctx) : undefined;
-        if (!rendered) return this.aggregateCall(f.fn, arg, f.distinct, sep, filter);
-        if (f.fn === 'list') return this.aggregateCall('list', this.renderScalar(arg, f.scalar, false, ctx), f.distinct, sep, filter);
-        const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter);
+        // Distinct values have no single row position: they keep their own sorted order.
+        const order = f.order?.length && !f.distinct ? this.orderList(f.order, ctx) : undefined;
+        if (!rendered) return this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order);
+        if (f.fn === 'list') return this.aggregateCall('list', this.renderScalar(arg, f.scalar, false, ctx), f.distinct, sep, filter, order);
+        const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order);
         return ['min', 'max', 'any', 'last'].includes(f.fn) ? this.renderScalar(call, f.scalar, false, ctx) : call;
       }
       case 'object':

@@ -1,5 +1,5 @@
-// Geometry aggregations of SPEC §4.2 in the PostgreSQL dialect (union, extent), compiled from IR
-// and run through a PostgresSource; the planner does not offer them yet (AggFn lacks them).
+// Geometry aggregations of SPEC §4.2 in the PostgreSQL dialect (union, extent, intersection),
+// compiled from IR and run through a PostgresSource; the GraphQL path is in geometry-functions.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AggFn, AggregateNode } from '../../src/planner/ir/aggregate.js';
 import type { FilterNode } from '../../src/planner/ir/filter.js';
@@ -46,7 +46,8 @@ describe('geometry aggregations on PostgreSQL', () => {
     expect(await run(aggregate('extent', onlyPoint))).toEqual({ extent: { type: 'Point', coordinates: [1, 2] } });
   });
 
-  it('refuses intersection with a client error', () => {
-    expect(() => source.compiler.compileQuery({ kind: 'aggregate', node: aggregate('intersection') })).toThrow(/not supported on postgres sources/);
+  it('intersects all geometries by folding ST_Intersection', async () => {
+    // The point (1 2) lies inside the square: their intersection is the point.
+    expect(await run(aggregate('intersection'))).toEqual({ intersection: { type: 'Point', coordinates: [1, 2] } });
   });
 });

@@ -61,3 +61,19 @@ it('transforms between reference systems and reports bad arguments clearly', asy
   const r = await t.gql('{ pt_kinds_by_pk(id: 1) { geom(transforms: [Transform]) } }');
   expect(r.body.errors[0].message).toBe('geometry "to" needs an SRID');
 });
+
+it('aggregates geometries through the GraphQL surface, with filters and buckets', async () => {
+  const d = await data(t, `{
+    pt_kinds_aggregation { geom { count union extent intersection } }
+    only: pt_kinds_aggregation(filter: { id: { eq: 1 } }) { geom { extent } }
+    pt_kinds_bucket_aggregation(order_by: [{ field: "key.id", direction: ASC }]) { key { id } aggregations { geom { union } } }
+  }`);
+  expect(d.pt_kinds_aggregation.geom).toEqual({
+    count: 2,
+    union: { type: 'Polygon', coordinates: [[[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]]] },
+    extent: { type: 'Polygon', coordinates: [[[0, 0], [0, 4], [4, 4], [4, 0], [0, 0]]] },
+    intersection: { type: 'Point', coordinates: [1, 2] },
+  });
+  expect(d.only.geom.extent).toEqual({ type: 'Point', coordinates: [1, 2] });
+  expect(d.pt_kinds_bucket_aggregation.map((b: any) => b.aggregations.geom.union?.type ?? null)).toEqual(['Point', 'Polygon', null]);
+});

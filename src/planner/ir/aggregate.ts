@@ -4,7 +4,7 @@ import type { Expr, ParamExpr } from './expr.js';
 import type { FilterNode } from './filter.js';
 import type { FromNode, OrderItem, SelectNode } from './select.js';
 
-export type AggFn = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'list' | 'any' | 'last' | 'string_agg' | 'bool_and' | 'bool_or';
+export type AggFn = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'list' | 'any' | 'last' | 'string_agg' | 'bool_and' | 'bool_or' | 'union' | 'extent' | 'intersection';
 
 /** An N:1 relation joined for aggregation or bucket keys; never changes the row count. */
 export interface JoinNode {
@@ -17,6 +17,8 @@ export type AggOut =
   | {
       readonly kind: 'agg'; readonly key: string; readonly fn: AggFn; readonly arg: Expr; readonly scalar: ScalarName;
       readonly distinct: boolean; readonly sep?: ParamExpr; readonly filter?: FilterNode;
+      /** `aggregations(order_by:)`: the order of values for list, string_agg, any and last. */
+      readonly order?: readonly OrderItem[];
     }
   | { readonly kind: 'object'; readonly key: string; readonly fields: readonly AggOut[] }
   /** A grouped value (bucket key), or any per-group expression. */

@@ -3,6 +3,7 @@ import type { ScalarName } from '../../catalog/model.js';
 import type { AggFn } from '../../planner/ir/aggregate.js';
 import { filterClause, SqlCompiler, type SqlContext } from '../compiler.js';
 import { intervalText } from '../../shared/duration.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { jsonKey } from '../keys.js';
 
 const TYPES: Record<ScalarName, string> = {
@@ -110,16 +111,21 @@ export class DuckDbCompiler extends SqlCompiler {
     }
   }
 
-  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string {
+  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {
     const d = distinct ? 'DISTINCT ' : '';
     const f = (extra?: string) => filterClause(filter, extra);
+    // Distinct values come sorted, so the answer does not depend on scan order.
+    const by = order ? ` ORDER BY ${order}` : distinct ? ` ORDER BY ${arg}` : '';
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
-      // Distinct values come sorted, so the answer does not depend on scan order.
-      case 'list': return `list(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)}`;
-      case 'any': return `any_value(${arg})${f()}`;
-      case 'last': return `last(${arg})${f(`${arg} IS NOT NULL`)}`;
-      case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"})${f()}`;
+      case 'list': return `list(${d}${arg}${by})${f(`${arg} IS NOT NULL`)}`;
+      case 'any': return order ? `first(${arg}${by})${f(`${arg} IS NOT NULL`)}` : `any_value(${arg})${f()}`;
+      case 'last': return `last(${arg}${order ? by : ''})${f(`${arg} IS NOT NULL`)}`;
+      case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"}${order ? by : ''})${f()}`;
+      case 'union':
+      case 'extent':
+      case 'intersection':
+        throw new PublicError(ErrorCode.BadUserInput, `geometry aggregation "${fn}" is not supported on duckdb sources`);
       default: return `${fn}(${d}${arg})${f()}`;
     }
   }

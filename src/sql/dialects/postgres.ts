@@ -176,19 +176,20 @@ export class PostgresCompiler extends SqlCompiler {
     }
   }
 
-  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined): string {
+  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {
     const d = distinct ? 'DISTINCT ' : '';
     const f = (extra?: string) => filterClause(filter, extra);
-    // Geometry aggregations of SPEC §4.2, ready for when the planner passes them (AggFn lacks them).
+    // Geometry aggregations of SPEC §4.2 (PostGIS).
     const geo = geometryAggregate(fn as string, arg, f());
     if (geo) return geo;
+    const by = order ? ` ORDER BY ${order}` : distinct ? ` ORDER BY ${arg}` : '';
     switch (fn) {
       case 'count': return `count(${arg ? `${d}${arg}` : '*'})${f()}`;
-      case 'list': return `to_json(array_agg(${d}${arg}${distinct ? ` ORDER BY ${arg}` : ''})${f(`${arg} IS NOT NULL`)})`;
+      case 'list': return `to_json(array_agg(${d}${arg}${by})${f(`${arg} IS NOT NULL`)})`;
       // PostgreSQL 15 has no any_value/last: take the ends of the collected non-null values.
-      case 'any': return `(array_agg(${arg})${f(`${arg} IS NOT NULL`)})[1]`;
-      case 'last': return `(array_agg(${arg})${f(`${arg} IS NOT NULL`)})[count(${arg})${f()}]`;
-      case 'string_agg': return `string_agg(${d}(${arg})::text, ${sep ?? "','"})${f()}`;
+      case 'any': return `(array_agg(${arg}${order ? by : ''})${f(`${arg} IS NOT NULL`)})[1]`;
+      case 'last': return `(array_agg(${arg}${order ? by : ''})${f(`${arg} IS NOT NULL`)})[count(${arg})${f()}]`;
+      case 'string_agg': return `string_agg(${d}(${arg})::text, ${sep ?? "','"}${order ? by : ''})${f()}`;
       // numeric averages would print 30 decimals; the wire format is a double (SPEC §3.4).
       case 'avg': return `(avg(${d}${arg})${f()})::double precision`;
       default: return `${fn}(${d}${arg})${f()}`;

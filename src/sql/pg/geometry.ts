@@ -73,5 +73,7 @@ export function geometryAggregate(fn: string, arg: string | undefined, filter: s
   const g = `(${arg})::geometry`;
   if (fn === 'union') return geoJsonOf(`ST_Union(${g})${filter}`);
   if (fn === 'extent') return geoJsonOf(`ST_SetSRID(ST_Extent(${g})${filter}::geometry, min(ST_SRID(${g}))${filter})`);
-  throw new PublicError(ErrorCode.BadUserInput, 'aggregation "intersection" is not supported on postgres sources');
+  // PostGIS has no intersection aggregate: fold ST_Intersection over the collected geometries.
+  const all = `(array_agg(${g})${filter})`;
+  return geoJsonOf(`(WITH RECURSIVE _fold(i, acc) AS (SELECT 1, ${all}[1] UNION ALL SELECT _fold.i + 1, ST_Intersection(_fold.acc, ${all}[_fold.i + 1]) FROM _fold WHERE _fold.i < count(${g})${filter}) SELECT acc FROM _fold ORDER BY i DESC LIMIT 1)`);
 }
