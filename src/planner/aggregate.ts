@@ -105,6 +105,13 @@ function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQ
   });
 }
 
+/** `parent`'s row is one of the rows of the current bucket (under `alias`, passing `filter`). */
+function groupMember(obj: DataObject, alias: string, parent: string, filter: FilterNode | undefined, name: string): FilterNode {
+  const key = obj.pk.length === 1 ? obj.fields.find((c) => c.name === obj.pk[0]) : undefined;
+  if (!key) unsupported(`"${name}" inside bucket aggregations of "${obj.name}", which has no single-field primary key (use "${name}_aggregation")`);
+  return { kind: 'in_group', value: fieldExpr(obj, parent, key), member: fieldExpr(obj, alias, key), ...(filter ? { filter } : {}) };
+}
+
 /** The fields of `_T_aggregation` over rows of `obj` under `alias`. */
 export function aggFields(scope: Scope, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], rowsOf: (alias: string) => AggregateNode['rows'], countArg?: Expr): AggOut[] {
   const { ctx } = scope;
@@ -126,16 +133,21 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     }
     if (f.name === `${rel.name}_aggregation`) return { kind: 'object', key: f.key, fields: subAggregation(scope, rel, alias, f.type!, f.nodes, f.args) };
     // A list relation by its own name: aggregate every related row of every aggregated row.
-    if (scope.inBuckets) unsupported(`"${f.name}" inside bucket aggregations (use "${f.name}_aggregation")`);
+    // Rows of the relation whose parent is one of the aggregated rows (under `p`); nested list
+    // relations below repeat this, so every level stays tied to the rows being aggregated.
+    const relatedRows = (c: string, p: string): AggregateNode['rows'] => {
+      const parentRows = rowsOf(p);
+      if (parentRows.limit !== undefined || parentRows.offset !== undefined) unsupported(`"${f.name}" with limit or offset on the aggregated rows`);
+      const where: FilterNode[] = [correlation(ctx, rel, p, c), ...(parentRows.where ? [parentRows.where] : []), ...(parentRows.correlate ? [parentRows.correlate] : [])];
+      // In a bucket, the aggregated rows are the group's: the parent's key must be among the group's keys.
+      if (scope.inBuckets) where.push(groupMember(obj, alias, p, scope.filter, f.name));
+      return rowsSelect(ctx, target, c, { filter: f.args.filter }, { kind: 'exists', from: parentRows.from, where: { kind: 'and', items: where } }, false);
+    };
     const child = ctx.nextAlias();
-    const parent = ctx.nextAlias();
-    const parentRows = rowsOf(parent);
-    if (parentRows.limit !== undefined || parentRows.offset !== undefined) unsupported(`"${f.name}" with limit or offset on the aggregated rows`);
-    const where: FilterNode[] = [correlation(ctx, rel, parent, child), ...(parentRows.where ? [parentRows.where] : []), ...(parentRows.correlate ? [parentRows.correlate] : [])];
-    const related = rowsSelect(ctx, target, child, { filter: f.args.filter }, { kind: 'exists', from: parentRows.from, where: { kind: 'and', items: where } }, false);
+    const related = relatedRows(child, ctx.nextAlias());
     const inner: Scope = { ctx, joins: [] };
     const node: AggregateNode = { kind: 'aggregate', rows: related, joins: inner.joins, fields: [], orderBy: [] };
-    const fields = aggFields(inner, target, child, f.type!, f.nodes, (a) => rowsSelect(ctx, target, a, { filter: f.args.filter }, undefined, false));
+    const fields = aggFields(inner, target, child, f.type!, f.nodes, (a) => relatedRows(a, ctx.nextAlias()));
     return { kind: 'nested', key: f.key, node: { ...node, fields } };
   });
 }

@@ -36,6 +36,14 @@ export class SqlContext {
 }
 
 /** ` FILTER (WHERE a AND b)` of an aggregate, or nothing. */
+/** True when the condition holds a subquery (a relation filter). */
+export function hasSubquery(f: FilterNode): boolean {
+  if (f.kind === 'exists') return true;
+  if (f.kind === 'and' || f.kind === 'or') return f.items.some(hasSubquery);
+  if (f.kind === 'not') return hasSubquery(f.item);
+  return f.kind === 'in_group' && f.filter !== undefined && hasSubquery(f.filter);
+}
+
 export function filterClause(...conditions: (string | undefined)[]): string {
   const present = conditions.filter(Boolean);
   return present.length ? ` FILTER (WHERE ${present.join(' AND ')})` : '';
@@ -75,6 +83,8 @@ export abstract class SqlCompiler {
   protected abstract listIntersects(left: string, right: string): string;
   /** `fn(arg)` with DISTINCT, a separator and a FILTER condition as the dialect spells them. */
   protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string;
+  /** `value` among the `member` values of the enclosing group (an outer-level aggregate). */
+  protected abstract inGroup(value: string, member: string, filter: string | undefined, node: FilterNode | undefined): string;
   /** `bucket:` truncation; timestamps are truncated in the request's time zone (SPEC §10). */
   protected truncTime(unit: string, expr: string, scalar: ScalarName, ctx: SqlContext): string {
     if (!/^[a-z]+$/.test(unit)) throw new PublicError(ErrorCode.BadUserInput, `invalid time bucket "${unit}"`);
@@ -344,6 +354,8 @@ export abstract class SqlCompiler {
         return this.compare(f, ctx);
       case 'sql':
         return this.expr(f.expr, ctx);
+      case 'in_group':
+        return this.inGroup(this.expr(f.value, ctx), this.expr(f.member, ctx), f.filter ? this.filter(f.filter, ctx) : undefined, f.filter);
       default:
         throw new UnreachableCaseError(f);
     }

@@ -36,4 +36,11 @@ export interface ConstNode { readonly kind: 'const'; readonly value: boolean }
 /** A catalog-authored condition (soft_delete_cond), columns already resolved. */
 export interface SqlConditionNode { readonly kind: 'sql'; readonly expr: import('./expr.js').RawSqlExpr }
 
-export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode | SqlConditionNode;
+/**
+ * `value` is one of the values `member` takes over the rows of the enclosing GROUP BY group (those
+ * passing `filter`): the aggregate belongs to the outer, grouped query. Lets a subquery reach the
+ * rows of one bucket without repeating its keys and joins.
+ */
+export interface InGroupNode { readonly kind: 'in_group'; readonly value: Expr; readonly member: Expr; readonly filter?: FilterNode }
+
+export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode | SqlConditionNode | InGroupNode;

@@ -1,7 +1,8 @@
 // DuckDB dialect: JSON built with json_object / json_group_array, lists as DuckDB lists.
 import type { ScalarName } from '../../catalog/model.js';
 import type { AggFn } from '../../planner/ir/aggregate.js';
-import { filterClause, SqlCompiler, type SqlContext } from '../compiler.js';
+import { filterClause, hasSubquery, SqlCompiler, type SqlContext } from '../compiler.js';
+import type { FilterNode } from '../../planner/ir/filter.js';
 import { intervalText } from '../../shared/duration.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { jsonKey } from '../keys.js';
@@ -109,6 +110,12 @@ export class DuckDbCompiler extends SqlCompiler {
       default:
         return expr;
     }
+  }
+
+  protected override inGroup(value: string, member: string, filter: string | undefined, node: FilterNode | undefined): string {
+    // DuckDB's binder rejects a correlated subquery inside this outer-level aggregate's FILTER.
+    if (node && hasSubquery(node)) throw new PublicError(ErrorCode.BadUserInput, 'on duckdb sources, a list relation inside aggregations(filter:) cannot be combined with a filter on a relation; use "<relation>_aggregation"');
+    return `list_contains(list(${member})${filterClause(filter)}, ${value})`;
   }
 
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {

@@ -176,6 +176,10 @@ export class PostgresCompiler extends SqlCompiler {
     }
   }
 
+  protected override inGroup(value: string, member: string, filter: string | undefined): string {
+    return `${value} = ANY(array_agg(${member})${filterClause(filter)})`;
+  }
+
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {
     const d = distinct ? 'DISTINCT ' : '';
     const f = (extra?: string) => filterClause(filter, extra);
