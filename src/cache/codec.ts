@@ -5,32 +5,16 @@
 // The marker carries a random nonce chosen per process and is stored in front of the text, so a
 // genuine string that happens to look like a marker can never be revived by mistake.
 import { randomBytes } from 'node:crypto';
+import { stringifyMarkingBigInts } from '../shared/json.js';
 
 const NONCE = randomBytes(6).toString('hex');
 const MARK = `\u0000big${NONCE}:`;
 
-/**
- * `value` as text: `"-\n<json>"` without BigInt values, `"<nonce>\n<json with markers>"` with them.
- * BigInt gets a toJSON for the duration of this synchronous call only (a replacer would visit
- * every value of a large result).
- */
+/** `value` as text: `"-\n<json>"` without BigInt values, `"<nonce>\n<json with markers>"` with them. */
 export function encodeValue(value: unknown): string {
-  const proto = BigInt.prototype as { toJSON?: () => string };
-  const previous = proto.toJSON;
-  let found = false;
-  proto.toJSON = function (this: bigint) {
-    found = true;
-    return MARK + this.toString();
-  };
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } finally {
-    if (previous) proto.toJSON = previous;
-    else delete proto.toJSON;
-  }
+  const { text, found } = stringifyMarkingBigInts(value, MARK);
   // undefined (or a function) has no JSON form; it is stored as null, as JSON.stringify does in arrays.
-  return `${found ? NONCE : '-'}\n${json ?? 'null'}`;
+  return `${found ? NONCE : '-'}\n${text ?? 'null'}`;
 }
 
 /** The inverse of encodeValue; the nonce may come from another process. */

@@ -4,17 +4,14 @@
 import type { Config } from '../config/schema.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { parseTtl } from './ttl.js';
+import type { RedisOptions } from './l2.js';
 
 export interface ResultCacheOptions {
   /** Lifetime of entries whose caller gives none (`@cache` without ttl); 0 = no expiry. */
   readonly defaultTtlMs: number;
   readonly l1?: { readonly maxBytes: number; readonly maxItemBytes: number };
-  readonly l2?: {
-    readonly address: string;
-    readonly database?: number;
-    readonly username?: string;
-    readonly password?: string;
-  };
+  /** The Redis connection; prefix and timeout are shared with the rest of the cache (below). */
+  readonly l2?: Omit<RedisOptions, 'prefix' | 'commandTimeoutMs'>;
   /** Namespace of every Redis key and of the pub/sub channel. */
   readonly prefix: string;
   /** A Redis command slower than this is a miss; keeps a stuck Redis from stalling requests. */

@@ -49,23 +49,30 @@ export function parseDbJson(text: string): unknown {
 }
 
 /**
- * JSON.stringify that writes BigInt values as exact JSON numbers. A replacer function would visit
- * every value; instead BigInt gets a toJSON for the duration of this synchronous call only.
+ * JSON.stringify with each BigInt written as the string `mark + digits`; `found` tells whether any
+ * was. A replacer function would visit every value; instead BigInt gets a toJSON for the duration
+ * of this synchronous call only. `text` is undefined when `value` has no JSON form.
  */
-export function stringifyJson(value: unknown): string {
+export function stringifyMarkingBigInts(value: unknown, mark: string): { text: string | undefined; found: boolean } {
   const proto = BigInt.prototype as { toJSON?: () => string };
   const previous = proto.toJSON;
   let found = false;
   proto.toJSON = function (this: bigint) {
     found = true;
-    return `${MARK}${this.toString()}`;
+    return `${mark}${this.toString()}`;
   };
-  let text: string;
+  let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = JSON.stringify(value) as string | undefined;
   } finally {
     if (previous) proto.toJSON = previous;
     else delete proto.toJSON;
   }
-  return found ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+  return { text, found };
+}
+
+/** JSON.stringify that writes BigInt values as exact JSON numbers. */
+export function stringifyJson(value: unknown): string {
+  const { text, found } = stringifyMarkingBigInts(value, MARK);
+  return found ? text!.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text!;
 }

@@ -17,7 +17,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Compiles src/cache and the few modules it imports; returns the directory. */
 function build(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cache-child-'));
-  const files = [...readdirSync(join(ROOT, 'src/cache')).filter((f) => f.endsWith('.ts')).map((f) => `src/cache/${f}`), 'src/jq/duration.ts', 'src/shared/errors.ts'];
+  const files = [...readdirSync(join(ROOT, 'src/cache')).filter((f) => f.endsWith('.ts')).map((f) => `src/cache/${f}`), 'src/jq/duration.ts', 'src/shared/errors.ts', 'src/shared/json.ts'];
   for (const f of files) {
     const out = join(dir, f.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
