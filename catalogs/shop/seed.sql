@@ -5,6 +5,8 @@ CREATE TABLE products (id INTEGER PRIMARY KEY, sku VARCHAR NOT NULL UNIQUE, name
 CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers (id), status VARCHAR NOT NULL, ordered_at TIMESTAMPTZ NOT NULL, ship_date DATE, note VARCHAR);
 CREATE TABLE order_items (order_id INTEGER NOT NULL, line INTEGER NOT NULL, product_id INTEGER NOT NULL, quantity INTEGER NOT NULL CHECK (quantity > 0), unit_price DOUBLE NOT NULL, PRIMARY KEY (order_id, line));
 CREATE TABLE tags (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);
+-- Geometry columns are VARCHAR on DuckDB (no spatial extension offline): WKT, EWKT, GeoJSON or hex WKB.
+CREATE TABLE stores (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, country VARCHAR, location VARCHAR, delivery_area VARCHAR);
 CREATE TABLE product_tags (product_id INTEGER NOT NULL, tag_id INTEGER NOT NULL, PRIMARY KEY (product_id, tag_id));
 
 INSERT INTO customers VALUES
@@ -29,6 +31,11 @@ INSERT INTO order_items VALUES
   (3, 1, 4, 1, 899.99), (3, 2, 2, 1, 19.0),
   (4, 1, 1, 3, 49.5);
 INSERT INTO tags VALUES (1, 'classic'), (2, 'bestseller'), (3, 'gadget');
+INSERT INTO stores VALUES
+  (1, 'Camden', 'GB', 'POINT(1 1)', 'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0))'),
+  (2, 'Leith', 'GB', 'POINT(10 10)', 'POLYGON((8 8, 12 8, 12 12, 8 12, 8 8))'),
+  (3, 'Delft', 'NL', 'POINT(3 3)', 'POLYGON((2 2, 6 2, 6 6, 2 6, 2 2))'),
+  (4, 'Online', NULL, NULL, NULL);
 INSERT INTO product_tags VALUES (1, 1), (1, 2), (2, 1), (3, 3), (4, 1), (4, 3);
 
 CREATE VIEW customer_revenue AS

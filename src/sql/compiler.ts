@@ -35,7 +35,6 @@ export class SqlContext {
   }
 }
 
-/** ` FILTER (WHERE a AND b)` of an aggregate, or nothing. */
 /** True when the condition holds a subquery (a relation filter). */
 export function hasSubquery(f: FilterNode): boolean {
   if (f.kind === 'exists') return true;
@@ -44,6 +43,7 @@ export function hasSubquery(f: FilterNode): boolean {
   return f.kind === 'in_group' && f.filter !== undefined && hasSubquery(f.filter);
 }
 
+/** ` FILTER (WHERE a AND b)` of an aggregate, or nothing. */
 export function filterClause(...conditions: (string | undefined)[]): string {
   const present = conditions.filter(Boolean);
   return present.length ? ` FILTER (WHERE ${present.join(' AND ')})` : '';
@@ -320,9 +320,9 @@ export abstract class SqlCompiler {
         if (e.sql) return `(${e.sql.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.expr(p, ctx))).join('')})`;
         return `${(e.name ?? []).map((n) => this.quoteIdentifier(n)).join('.')}(${e.args.map((a) => this.expr(a, ctx)).join(', ')})`;
       case 'geo_transform':
-        return this.geoTransform(this.expr(e.expr, ctx), e);
+        return this.geoTransform(this.expr(e.expr, ctx), e, ctx);
       case 'geo_measure':
-        return this.geoMeasure(this.expr(e.expr, ctx), e);
+        return this.geoMeasure(this.expr(e.expr, ctx), e, ctx);
       case 'json_path': {
         const value = this.jsonPath(this.expr(e.expr, ctx), e.path, e.as, ctx);
         return e.cast ? `CAST(${value} AS ${this.sqlType(e.cast)})` : value;
@@ -410,11 +410,11 @@ export abstract class SqlCompiler {
     return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;
   }
 
-  /** Geometry functions need PostGIS; engines without them refuse with a clear message. */
-  protected geoTransform(_expr: string, _e: GeoTransformExpr): string {
+  /** Geometry functions are the dialect's (PostGIS, or JS functions on DuckDB); others refuse clearly. */
+  protected geoTransform(_expr: string, _e: GeoTransformExpr, _ctx: SqlContext): string {
     throw new PublicError(ErrorCode.BadUserInput, `geometry transforms are not supported on ${this.dialect} sources`);
   }
-  protected geoMeasure(_expr: string, _e: GeoMeasureExpr): string {
+  protected geoMeasure(_expr: string, _e: GeoMeasureExpr, _ctx: SqlContext): string {
     throw new PublicError(ErrorCode.BadUserInput, `geometry measurements are not supported on ${this.dialect} sources`);
   }
   /** The value at `path` inside a JSON expression; the path is bound as a parameter. */

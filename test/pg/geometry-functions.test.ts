@@ -1,4 +1,4 @@
-// Geometry transforms and measurement fields (SPEC §4) on PostGIS, and their refusal on DuckDB.
+// Geometry transforms and measurement fields (SPEC §4) on PostGIS (DuckDB: test/e2e/geometry.test.ts).
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FIXTURES, startApp, type TestApp } from '../support/app.js';

@@ -3,7 +3,7 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { executeInProcess } from '../../executor/in-process.js';
 import type { Identity } from '../../executor/request-context.js';
 import { SvcRuntime } from '../../system/runtime.js';
-import type { ShopCategories, ShopCustomerRevenue, ShopCustomers, ShopOrderItems, ShopOrders, ShopOrdersSince, ShopProductTags, ShopProducts, ShopTags } from './types.js';
+import type { ShopCategories, ShopCustomerRevenue, ShopCustomers, ShopOrderItems, ShopOrders, ShopOrdersSince, ShopProductTags, ShopProducts, ShopStores, ShopTags } from './types.js';
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
@@ -84,6 +84,13 @@ export class ShopClient {
     const query = `query($filter: shop_products_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { shop_products(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
     return dig(data, ["shop_products"]) as Pick<ShopProducts, K>[];
+  }
+
+  /** Rows of "shop_stores" with the chosen fields (one statement, SPEC §5). */
+  async stores<K extends keyof ShopStores & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<ShopStores, K>[]> {
+    const query = `query($filter: shop_stores_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { shop_stores(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } }`;
+    const data = await this.query(query, { limit: 2000, offset: 0, ...args });
+    return dig(data, ["shop_stores"]) as Pick<ShopStores, K>[];
   }
 
   /** Rows of "shop_tags" with the chosen fields (one statement, SPEC §5). */

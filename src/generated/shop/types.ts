@@ -144,6 +144,23 @@ export interface ShopProductsInput {
   category_id?: number | null;
 }
 
+/** Shops with a location and the area they deliver to (Geometry: GeoJSON out; GeoJSON or WKT in). */
+export interface ShopStores {
+  id: number;
+  name: string;
+  country?: string | null;
+  location?: GeoJSON | null;
+  delivery_area?: GeoJSON | null;
+}
+
+export interface ShopStoresInput {
+  id?: number | null;
+  name?: string | null;
+  country?: string | null;
+  location?: GeoJSON | null;
+  delivery_area?: GeoJSON | null;
+}
+
 export interface ShopTags {
   id: number;
   name: string;

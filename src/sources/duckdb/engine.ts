@@ -6,6 +6,7 @@ import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import type { Row, SourceConnection } from '../types.js';
+import { registerGeometryFunctions } from './geo/functions.js';
 
 export class DuckDbEngine {
   private readonly idle: DuckDBConnection[] = [];
@@ -23,6 +24,8 @@ export class DuckDbEngine {
     // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load.
     const instance = await DuckDBInstance.create(path || ':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' });
     const c = await instance.connect();
+    // Functions registered on one connection stay in the instance's catalog after it closes.
+    registerGeometryFunctions(c);
     const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');
     c.closeSync();
     return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name);

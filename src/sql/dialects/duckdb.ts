@@ -6,6 +6,9 @@ import type { FilterNode } from '../../planner/ir/filter.js';
 import { intervalText } from '../../shared/duration.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { jsonKey } from '../keys.js';
+import type { CompareNode } from '../../planner/ir/filter.js';
+import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
+import { geoJsonOf, geometryAggregate, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
 const TYPES: Record<ScalarName, string> = {
   String: 'VARCHAR', Int: 'INTEGER', BigInt: 'BIGINT', Float: 'DOUBLE', Boolean: 'BOOLEAN', Date: 'DATE',
@@ -36,6 +39,7 @@ export class DuckDbCompiler extends SqlCompiler {
   /** DuckDB does not read ISO-8601 durations: they are bound as interval text. */
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {
     if (scalar === 'Interval' && typeof value === 'string') return intervalText(value);
+    if (scalar === 'Geometry' && value !== null && value !== undefined) return geometryText(value);
     return super.bindValue(value, scalar);
   }
 
@@ -68,6 +72,23 @@ export class DuckDbCompiler extends SqlCompiler {
     return as === 'number' ? `TRY_CAST(${text} AS DOUBLE)` : as === 'boolean' ? `TRY_CAST(${text} AS BOOLEAN)` : text;
   }
 
+  protected override geoTransform(expr: string, e: GeoTransformExpr, ctx: SqlContext): string {
+    return geometryTransforms(expr, e, (v) => `$${ctx.add(v)}`);
+  }
+
+  protected override geoMeasure(expr: string, e: GeoMeasureExpr, ctx: SqlContext): string {
+    return geometryMeasurement(expr, e, (v) => `$${ctx.add(v)}`);
+  }
+
+  /** Geometry operators (SPEC §4.1) through the svc_geo_* functions; the rest is the base compiler's. */
+  protected override compare(f: CompareNode, ctx: SqlContext): string {
+    if (!f.list && f.scalar === 'Geometry') {
+      const sql = geometryFilter(f.op, this.expr(f.left, ctx), () => this.param(f.right, ctx));
+      if (sql) return sql;
+    }
+    return super.compare(f, ctx);
+  }
+
   protected override singletonList(object: string): string {
     return `[${object}]`;
   }
@@ -87,6 +108,8 @@ export class DuckDbCompiler extends SqlCompiler {
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {
+      case 'Geometry':
+        return geoJsonOf(expr);
       case 'Timestamp': {
         // RFC 3339; fractional seconds only when present (SPEC §3.4); in the request's zone with
         // its offset at that instant (SPEC §10), `Z` for UTC.
@@ -121,6 +144,8 @@ export class DuckDbCompiler extends SqlCompiler {
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {
     const d = distinct ? 'DISTINCT ' : '';
     const f = (extra?: string) => filterClause(filter, extra);
+    const geo = geometryAggregate(fn, arg, f);
+    if (geo) return geo;
     // Distinct values come sorted, so the answer does not depend on scan order.
     const by = order ? ` ORDER BY ${order}` : distinct ? ` ORDER BY ${arg}` : '';
     switch (fn) {
@@ -129,10 +154,6 @@ export class DuckDbCompiler extends SqlCompiler {
       case 'any': return order ? `first(${arg}${by})${f(`${arg} IS NOT NULL`)}` : `any_value(${arg})${f()}`;
       case 'last': return `last(${arg}${order ? by : ''})${f(`${arg} IS NOT NULL`)}`;
       case 'string_agg': return `string_agg(${d}CAST(${arg} AS VARCHAR), ${sep ?? "','"}${order ? by : ''})${f()}`;
-      case 'union':
-      case 'extent':
-      case 'intersection':
-        throw new PublicError(ErrorCode.BadUserInput, `geometry aggregation "${fn}" is not supported on duckdb sources`);
       default: return `${fn}(${d}${arg})${f()}`;
     }
   }

@@ -3,7 +3,7 @@
 import type { ScalarName } from '../../catalog/model.js';
 import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
 import { geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
-import type { AggFn } from '../../planner/ir/aggregate.js';
+import type { AggFn, AggOut } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
@@ -174,6 +174,17 @@ export class PostgresCompiler extends SqlCompiler {
       default:
         return expr;
     }
+  }
+
+  protected override aggValue(f: AggOut, ctx: SqlContext, rendered: boolean): string {
+    // json has no equality operator: distinct GeoJSON values are told apart, and sorted as DuckDB
+    // sorts its JSON, by their text (byte order).
+    if (rendered && f.kind === 'agg' && f.fn === 'list' && f.distinct && f.scalar === 'Geometry') {
+      const g = this.expr(f.arg, ctx);
+      const filter = filterClause(f.filter ? this.filter(f.filter, ctx) : undefined, `${g} IS NOT NULL`);
+      return `(SELECT json_agg(v::json ORDER BY v COLLATE "C") FROM unnest(array_agg(DISTINCT ST_AsGeoJSON(${g}))${filter}) AS u(v))`;
+    }
+    return super.aggValue(f, ctx, rendered);
   }
 
   protected override inGroup(value: string, member: string, filter: string | undefined): string {

@@ -1,6 +1,7 @@
 // Geometry on PostgreSQL through PostGIS (SPEC §3.4, §4.1): GeoJSON objects on output; a GeoJSON
 // object, GeoJSON text, WKT, EWKT or hex (E)WKB on input. The value is always a bound parameter.
 import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { type GeometryPredicates, geometryPredicate } from '../geometry-args.js';
 
 /** SRID of input geometries without one of their own (GeoJSON's default too). */
 export const DEFAULT_SRID = 4326;
@@ -39,7 +40,7 @@ export function geometrySql(input: GeometryInput, srid: number, bind: (v: unknow
   }
 }
 
-const PREDICATES: Readonly<Record<string, string>> = {
+const PREDICATES: GeometryPredicates = {
   eq: 'ST_Equals',
   intersects: 'ST_Intersects',
   contains: 'ST_Contains',
@@ -51,10 +52,8 @@ const PREDICATES: Readonly<Record<string, string>> = {
  * geometry (ST_Contains, ST_Within and ST_Equals exist for geometry only). Undefined for is_null.
  */
 export function geometryFilter(op: string, left: string, right: () => string): string | undefined {
-  if (op === 'is_null') return undefined;
-  const fn = PREDICATES[op];
-  if (!fn) throw new PublicError(ErrorCode.BadUserInput, `filter operator "${op}" is not supported for Geometry`);
-  return `${fn}((${left})::geometry, ${right()})`;
+  const fn = geometryPredicate(op, PREDICATES);
+  return fn && `${fn}((${left})::geometry, ${right()})`;
 }
 
 /** A geometry or geography value as a GeoJSON object (ST_AsGeoJSON adds a short crs unless 4326). */
