@@ -5,7 +5,7 @@ import type { ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.js';
 import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
 import type { Expr, GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../planner/ir/expr.js';
-import type { FilterNode } from '../planner/ir/filter.js';
+import type { FilterNode, InGroupNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
 import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
 
@@ -18,6 +18,8 @@ export interface CompiledSql {
 export class SqlContext {
   readonly params: unknown[] = [];
   readonly placeholders = new Map<object, string>();
+  /** IR filters a dialect computed as a column of a derived table, by that column's name. */
+  readonly lifted = new Map<object, string>();
   private tzParam: string | undefined;
 
   /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
@@ -84,7 +86,7 @@ export abstract class SqlCompiler {
   /** `fn(arg)` with DISTINCT, a separator and a FILTER condition as the dialect spells them. */
   protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string;
   /** `value` among the `member` values of the enclosing group (an outer-level aggregate). */
-  protected abstract inGroup(value: string, member: string, filter: string | undefined, node: FilterNode | undefined): string;
+  protected abstract inGroup(f: InGroupNode, ctx: SqlContext): string;
   /** `bucket:` truncation; timestamps are truncated in the request's time zone (SPEC §10). */
   protected truncTime(unit: string, expr: string, scalar: ScalarName, ctx: SqlContext): string {
     if (!/^[a-z]+$/.test(unit)) throw new PublicError(ErrorCode.BadUserInput, `invalid time bucket "${unit}"`);
@@ -355,7 +357,7 @@ export abstract class SqlCompiler {
       case 'sql':
         return this.expr(f.expr, ctx);
       case 'in_group':
-        return this.inGroup(this.expr(f.value, ctx), this.expr(f.member, ctx), f.filter ? this.filter(f.filter, ctx) : undefined, f.filter);
+        return this.inGroup(f, ctx);
       default:
         throw new UnreachableCaseError(f);
     }
@@ -429,8 +431,9 @@ export abstract class SqlCompiler {
   /** One row of aggregates, or (with groupBy) an array with one object per bucket. */
   protected aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
     const as = label ? ` AS ${label}` : '';
-    const object = this.aggObject(node.fields, ctx);
+    // The source first: a dialect may compute filters of the outputs there (see DuckDB's aggSource).
     const source = this.aggSource(node, ctx);
+    const object = this.aggObject(node.fields, ctx);
     if (!node.groupBy) return `SELECT ${this.rooted(object, label)}${as} FROM ${source}`;
     const group = node.groupBy.length ? ` GROUP BY ${node.groupBy.map((g) => this.expr(g, ctx)).join(', ')}` : '';
     const order = this.orderList(node.orderBy, ctx);

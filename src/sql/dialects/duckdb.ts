@@ -1,12 +1,10 @@
 // DuckDB dialect: JSON built with json_object / json_group_array, lists as DuckDB lists.
 import type { ScalarName } from '../../catalog/model.js';
-import type { AggFn } from '../../planner/ir/aggregate.js';
+import type { AggFn, AggregateNode } from '../../planner/ir/aggregate.js';
 import { filterClause, hasSubquery, SqlCompiler, type SqlContext } from '../compiler.js';
-import type { FilterNode } from '../../planner/ir/filter.js';
 import { intervalText } from '../../shared/duration.js';
-import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { jsonKey } from '../keys.js';
-import type { CompareNode } from '../../planner/ir/filter.js';
+import type { CompareNode, InGroupNode } from '../../planner/ir/filter.js';
 import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
 import { geoJsonOf, geometryAggregate, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
@@ -33,6 +31,19 @@ function isoDuration(x: string): string {
   const time = `${item(part('hour'), 'H')} || ${item(part('minute'), 'M')} || ${seconds}`;
   const date = `${item(part('year'), 'Y')} || ${item(part('month'), 'M')} || ${item(part('day'), 'D')}`;
   return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${x} = INTERVAL 0 SECOND THEN 'PT0S' ELSE 'P' || ${date} || CASE WHEN (${time}) <> '' THEN 'T' || ${time} ELSE '' END END`;
+}
+
+/** The in_group filters anywhere below an aggregation's outputs (client values are not walked). */
+function* inGroups(node: unknown): Generator<InGroupNode> {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) yield* inGroups(item);
+    return;
+  }
+  const kind = (node as { kind?: unknown }).kind;
+  if (kind === 'param') return;
+  if (kind === 'in_group') yield node as InGroupNode;
+  for (const value of Object.values(node)) yield* inGroups(value);
 }
 
 export class DuckDbCompiler extends SqlCompiler {
@@ -135,10 +146,30 @@ export class DuckDbCompiler extends SqlCompiler {
     }
   }
 
-  protected override inGroup(value: string, member: string, filter: string | undefined, node: FilterNode | undefined): string {
-    // DuckDB's binder rejects a correlated subquery inside this outer-level aggregate's FILTER.
-    if (node && hasSubquery(node)) throw new PublicError(ErrorCode.BadUserInput, 'on duckdb sources, a list relation inside aggregations(filter:) cannot be combined with a filter on a relation; use "<relation>_aggregation"');
-    return `list_contains(list(${member})${filterClause(filter)}, ${value})`;
+  /**
+   * DuckDB cannot bind a correlated subquery inside an outer-level aggregate's FILTER, which is
+   * what a list relation inside buckets filtered through a relation needs (`aggregations(filter:
+   * {orders: ...}) { orders { ... } }`). Those filters are computed per row, as columns of a
+   * derived table of the aggregated rows, and the aggregate filters on the column instead.
+   */
+  protected override aggSource(node: AggregateNode, ctx: SqlContext): string {
+    const alias = node.rows.from.alias;
+    const lift = [...inGroups(node.fields)].filter((g) => g.filter && hasSubquery(g.filter) && g.member.kind === 'column' && g.member.table === alias && !ctx.lifted.has(g));
+    if (!lift.length) return super.aggSource(node, ctx);
+    const columns = lift.map((g) => {
+      const name = `__svc_f${ctx.lifted.size + 1}`;
+      ctx.lifted.set(g, name);
+      return `(${this.filter(g.filter!, ctx)}) AS ${this.quoteIdentifier(name)}`;
+    });
+    const derived = `SELECT ${this.quoteIdentifier(alias)}.*, ${columns.join(', ')} FROM ${this.fromNode(node.rows.from, ctx)}`;
+    return super.aggSource({ ...node, rows: { ...node.rows, from: { kind: 'from', alias, name: [], sql: [derived] } } }, ctx);
+  }
+
+  protected override inGroup(f: InGroupNode, ctx: SqlContext): string {
+    const lifted = ctx.lifted.get(f);
+    const member = this.expr(f.member, ctx);
+    const filter = lifted && f.member.kind === 'column' ? `${this.quoteIdentifier(f.member.table)}.${this.quoteIdentifier(lifted)}` : f.filter ? this.filter(f.filter, ctx) : undefined;
+    return `list_contains(list(${member})${filterClause(filter)}, ${this.expr(f.value, ctx)})`;
   }
 
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {

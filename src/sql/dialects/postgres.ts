@@ -5,7 +5,7 @@ import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js'
 import { geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
 import type { AggFn, AggOut } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
-import type { CompareNode } from '../../planner/ir/filter.js';
+import type { CompareNode, InGroupNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
 import { type CompiledSql, filterClause, SqlCompiler, SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
@@ -187,8 +187,9 @@ export class PostgresCompiler extends SqlCompiler {
     return super.aggValue(f, ctx, rendered);
   }
 
-  protected override inGroup(value: string, member: string, filter: string | undefined): string {
-    return `${value} = ANY(array_agg(${member})${filterClause(filter)})`;
+  protected override inGroup(f: InGroupNode, ctx: SqlContext): string {
+    const filter = f.filter ? this.filter(f.filter, ctx) : undefined;
+    return `${this.expr(f.value, ctx)} = ANY(array_agg(${this.expr(f.member, ctx)})${filterClause(filter)})`;
   }
 
   protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {
