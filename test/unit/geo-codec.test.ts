@@ -64,3 +64,8 @@ describe('predicates and aggregations', () => {
     expect(extent([parseGeometry('POINT(1 2)'), parseGeometry('POINT(1 5)')])!.geometry).toEqual({ type: 'LineString', coordinates: [[1, 2], [1, 5]] });
   });
 });
+
+it('keeps the type of an empty intersection through further values, as PostGIS does', () => {
+  const empty = intersection([square(0, 0, 1), square(5, 5, 1), square(0, 0, 9)]);
+  expect(empty!.geometry).toEqual({ type: 'Polygon', coordinates: [] });
+});

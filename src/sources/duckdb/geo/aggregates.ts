@@ -4,8 +4,8 @@
 import booleanIntersects from '@turf/boolean-intersects';
 import type { LineString, MultiPoint, Point, Position } from 'geojson';
 import { intersection as clipIntersection, union as clipUnion } from 'polyclip-ts';
-import { transform } from './ops.js';
-import { atoms, clip, isEmpty, polygonal, polygonalCoordinates } from './shapes.js';
+import { envelope } from './derived.js';
+import { clip, isEmpty, parts, polygonal, polygonalCoordinates } from './shapes.js';
 import { type Geo, GeoError, type Geometry } from './types.js';
 
 function commonSrid(fn: string, values: readonly Geo[]): number {
@@ -25,36 +25,27 @@ function lines(list: Position[][]): Geometry {
   return list.length === 1 ? { type: 'LineString', coordinates: list[0]! } : { type: 'MultiLineString', coordinates: list };
 }
 
+const distinct = <T>(items: readonly T[], key: (x: T) => string): T[] => [...new Map(items.map((x) => [key(x), x])).values()];
+
 /** ST_Union: the point set of all values, as the simplest geometry that holds it. */
 export function union(values: readonly Geo[]): Geo | null {
   if (!values.length) return null;
   const srid = commonSrid('union', values);
-  const polys = [];
-  const lineParts = new Map<string, Position[]>();
-  const pointParts = new Map<string, Position>();
-  for (const v of values) {
-    for (const a of atoms(v.geometry)) {
-      if (a.type === 'Polygon' || a.type === 'MultiPolygon') polys.push(polygonalCoordinates(a)!);
-      else if (a.type === 'LineString') lineParts.set(JSON.stringify(a.coordinates), a.coordinates);
-      else if (a.type === 'MultiLineString') for (const l of a.coordinates) lineParts.set(JSON.stringify(l), l);
-      else for (const pt of pointsOf(a)) pointParts.set(`${pt[0]} ${pt[1]}`, pt);
-    }
-  }
-  const area = polys.length ? polygonal(clipUnion(clip(polys[0]!), ...polys.slice(1).map(clip))) : null;
-  const covers = (g: Geometry): boolean => (area !== null && !isEmpty(area) && booleanIntersects(area, g)) || false;
+  const all = parts({ type: 'GeometryCollection', geometries: values.map((v) => v.geometry) });
+  const area = all.polygons.length ? polygonal(clipUnion(clip([all.polygons[0]!]), ...all.polygons.slice(1).map((p) => clip([p])))) : null;
+  const solid = area && !isEmpty(area) ? area : null;
   // Lines inside the polygons, and points on the polygons or lines, add nothing to the point set.
-  const keptLines = [...lineParts.values()].filter((l) => !(area && polygonalCoordinates(area)!.length && clipLineInside(area, l)));
+  const keptLines = distinct(all.lines, (l) => JSON.stringify(l)).filter((l) => !(solid && lineInside(solid, l)));
   const lineGeom = keptLines.length ? lines(keptLines) : null;
-  const keptPoints = [...pointParts.values()]
-    .filter((p) => { const pt: Point = { type: 'Point', coordinates: p }; return !covers(pt) && !(lineGeom && booleanIntersects(lineGeom, pt)); })
-    .sort(byXY);
-  const parts = [area && !isEmpty(area) ? area : null, lineGeom, keptPoints.length ? points(keptPoints) : null].filter((g): g is Geometry => g !== null);
-  if (!parts.length) return { geometry: area ?? points([]), srid };
-  return { geometry: parts.length === 1 ? parts[0]! : { type: 'GeometryCollection', geometries: parts }, srid };
+  const on = (g: Geometry | null, p: Position): boolean => g !== null && booleanIntersects(g, { type: 'Point', coordinates: p });
+  const keptPoints = distinct(all.points, (p) => `${p[0]} ${p[1]}`).filter((p) => !on(solid, p) && !on(lineGeom, p)).sort(byXY);
+  const kept = [solid, lineGeom, keptPoints.length ? points(keptPoints) : null].filter((g): g is Geometry => g !== null);
+  if (!kept.length) return { geometry: area ?? points([]), srid };
+  return { geometry: kept.length === 1 ? kept[0]! : { type: 'GeometryCollection', geometries: kept }, srid };
 }
 
 /** Whether every vertex of a line lies in the area (good enough to drop lines the area covers). */
-function clipLineInside(area: Geometry, line: Position[]): boolean {
+function lineInside(area: Geometry, line: Position[]): boolean {
   const l: LineString = { type: 'LineString', coordinates: line };
   return line.every((p) => booleanIntersects(area, { type: 'Point', coordinates: p })) && booleanIntersects(area, l);
 }
@@ -63,14 +54,12 @@ function clipLineInside(area: Geometry, line: Position[]): boolean {
 export function extent(values: readonly Geo[]): Geo | null {
   if (!values.length) return null;
   const srid = commonSrid('extent', values);
-  return transform({ geometry: { type: 'GeometryCollection', geometries: values.map((v) => v.geometry) }, srid }, { transforms: ['Envelope'] });
+  return { geometry: envelope({ type: 'GeometryCollection', geometries: values.map((v) => v.geometry) }), srid };
 }
 
-const dimension = (g: Geometry): number => {
-  let d = -1;
-  for (const a of atoms(g)) d = Math.max(d, a.type.endsWith('Polygon') ? 2 : a.type.endsWith('LineString') ? 1 : 0);
-  return d;
-};
+/** By type, so an empty polygon still intersects to an empty polygon, as in PostGIS. */
+const dimension = (g: Geometry): number =>
+  g.type === 'GeometryCollection' ? Math.max(-1, ...g.geometries.map(dimension)) : g.type.endsWith('Polygon') ? 2 : g.type.endsWith('LineString') ? 1 : 0;
 
 const emptyOf = (dim: number): Geometry => (dim >= 2 ? { type: 'Polygon', coordinates: [] } : dim === 1 ? { type: 'LineString', coordinates: [] } : { type: 'Point', coordinates: [] });
 

@@ -7,7 +7,8 @@
 // between them, half discs at line ends. Same outline, but orders of magnitude slower.
 import type { Geometry, Position } from 'geojson';
 import { difference, type Geom, union } from 'polyclip-ts';
-import { meetInside, parts, segmentsTouch } from './derived.js';
+import { meetInside, segmentsTouch } from './derived.js';
+import { parts } from './shapes.js';
 import { GeoError } from './types.js';
 
 type XY = [number, number];

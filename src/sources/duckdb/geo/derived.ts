@@ -2,40 +2,7 @@
 // GEOS and liblwgeom algorithms PostGIS runs, down to ring orientation and start vertex, so that a
 // DuckDB source prints what a PostgreSQL one does.
 import type { Geometry, Position } from 'geojson';
-
-/** The simple parts of a geometry, multi-types and collections flattened; empty parts left out. */
-export interface Parts {
-  readonly points: Position[];
-  readonly lines: Position[][];
-  readonly polygons: Position[][][];
-}
-
-export function parts(g: Geometry, into: Parts = { points: [], lines: [], polygons: [] }): Parts {
-  switch (g.type) {
-    case 'Point':
-      if (g.coordinates.length >= 2) into.points.push(g.coordinates);
-      break;
-    case 'MultiPoint':
-      for (const p of g.coordinates) if (p.length >= 2) into.points.push(p);
-      break;
-    case 'LineString':
-      if (g.coordinates.length > 0) into.lines.push(g.coordinates);
-      break;
-    case 'MultiLineString':
-      for (const l of g.coordinates) if (l.length > 0) into.lines.push(l);
-      break;
-    case 'Polygon':
-      if ((g.coordinates[0]?.length ?? 0) > 0) into.polygons.push(g.coordinates);
-      break;
-    case 'MultiPolygon':
-      for (const p of g.coordinates) if ((p[0]?.length ?? 0) > 0) into.polygons.push(p);
-      break;
-    case 'GeometryCollection':
-      for (const c of g.geometries) parts(c, into);
-      break;
-  }
-  return into;
-}
+import { parts } from './shapes.js';
 
 const point = (x: number, y: number): Geometry => ({ type: 'Point', coordinates: [x, y] });
 const emptyPoint = (): Geometry => ({ type: 'Point', coordinates: [] });

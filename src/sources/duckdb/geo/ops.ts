@@ -3,7 +3,8 @@
 import geodesic from 'geographiclib-geodesic';
 import proj4 from 'proj4';
 import { buffer } from './buffer.js';
-import { centroid, convexHull, envelope, parts, simplify } from './derived.js';
+import { centroid, convexHull, envelope, simplify } from './derived.js';
+import { parts } from './shapes.js';
 import { type Geo, GeoError, type Geometry, type Position, type TransformSpec } from './types.js';
 
 const WGS84 = 4326;

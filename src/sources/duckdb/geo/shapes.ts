@@ -2,25 +2,43 @@
 import type { Geometry, MultiPolygon, Position } from 'geojson';
 import type { Geom } from 'polyclip-ts';
 
-/** Every position of a geometry, collections included. */
-export function* positions(g: Geometry): Generator<Position> {
+/** The simple parts of a geometry, multi-types and collections flattened; empty parts left out. */
+export interface Parts {
+  readonly points: Position[];
+  readonly lines: Position[][];
+  readonly polygons: Position[][][];
+}
+
+export function parts(g: Geometry, into: Parts = { points: [], lines: [], polygons: [] }): Parts {
   switch (g.type) {
-    case 'Point': if (g.coordinates.length) yield g.coordinates; return;
-    case 'MultiPoint': case 'LineString': yield* g.coordinates; return;
-    case 'MultiLineString': case 'Polygon': for (const l of g.coordinates) yield* l; return;
-    case 'MultiPolygon': for (const p of g.coordinates) for (const r of p) yield* r; return;
-    case 'GeometryCollection': for (const c of g.geometries) yield* positions(c); return;
+    case 'Point':
+      if (g.coordinates.length >= 2) into.points.push(g.coordinates);
+      break;
+    case 'MultiPoint':
+      for (const p of g.coordinates) if (p.length >= 2) into.points.push(p);
+      break;
+    case 'LineString':
+      if (g.coordinates.length > 0) into.lines.push(g.coordinates);
+      break;
+    case 'MultiLineString':
+      for (const l of g.coordinates) if (l.length > 0) into.lines.push(l);
+      break;
+    case 'Polygon':
+      if ((g.coordinates[0]?.length ?? 0) > 0) into.polygons.push(g.coordinates);
+      break;
+    case 'MultiPolygon':
+      for (const p of g.coordinates) if ((p[0]?.length ?? 0) > 0) into.polygons.push(p);
+      break;
+    case 'GeometryCollection':
+      for (const c of g.geometries) parts(c, into);
+      break;
   }
+  return into;
 }
 
 export function isEmpty(g: Geometry): boolean {
-  return positions(g).next().done === true;
-}
-
-/** The parts of a geometry that are not collections. */
-export function* atoms(g: Geometry): Generator<Exclude<Geometry, { type: 'GeometryCollection' }>> {
-  if (g.type === 'GeometryCollection') for (const c of g.geometries) yield* atoms(c);
-  else yield g;
+  const p = parts(g);
+  return !p.points.length && !p.lines.length && !p.polygons.length;
 }
 
 /** Polygon or MultiPolygon as MultiPolygon coordinates; null for anything else. */
@@ -31,12 +49,12 @@ export function polygonalCoordinates(g: Geometry): MultiPolygon['coordinates'] |
 }
 
 /** MultiPolygon coordinates as the simplest geometry: Polygon for one part, empty Polygon for none. */
-export function polygonal(parts: MultiPolygon['coordinates']): Geometry {
-  if (parts.length === 1) return { type: 'Polygon', coordinates: parts[0]! };
-  if (!parts.length) return { type: 'Polygon', coordinates: [] };
-  return { type: 'MultiPolygon', coordinates: parts };
+export function polygonal(polygons: MultiPolygon['coordinates']): Geometry {
+  if (polygons.length === 1) return { type: 'Polygon', coordinates: polygons[0]! };
+  if (!polygons.length) return { type: 'Polygon', coordinates: [] };
+  return { type: 'MultiPolygon', coordinates: polygons };
 }
 
 /** MultiPolygon coordinates as a polygon-clipping operand (clipping is planar: 2D only). */
-export const clip = (parts: MultiPolygon['coordinates']): Geom =>
-  parts.map((p) => p.map((ring) => ring.map((c) => [c[0]!, c[1]!] as [number, number])));
+export const clip = (polygons: MultiPolygon['coordinates']): Geom =>
+  polygons.map((p) => p.map((ring) => ring.map((c) => [c[0]!, c[1]!] as [number, number])));
