@@ -7,7 +7,7 @@ import type { DataObject, ResolvedCatalog, SourceType } from '../src/catalog/mod
 import { compileSchema } from '../src/schema/service.js';
 import { buildSurface } from '../src/schema/surface.js';
 import { readCatalogFiles } from '../src/system/catalog-files.js';
-import { CORE_CATALOG_SDL, CORE_SOURCE } from '../src/system/core-catalog.js';
+import { compileCoreCatalog } from '../src/system/core-catalog.js';
 import { readDeclaredSources } from '../src/system/declared-sources.js';
 import { SYSTEM_FUNCTIONS } from '../src/system/functions.js';
 import { renderCatalogJson, renderModule, renderSchema, renderTypes } from './render.js';
@@ -15,7 +15,7 @@ import { renderCatalogJson, renderModule, renderSchema, renderTypes } from './re
 export const GENERATED = 'src/generated';
 
 async function compileAll(dir: string): Promise<ResolvedCatalog[]> {
-  const core = compileCatalog({ name: CORE_SOURCE, type: 'duckdb', prefix: '', asModule: true, readOnly: false }, [{ file: 'src/system/core-catalog.ts', text: CORE_CATALOG_SDL }]);
+  const core = compileCoreCatalog('duckdb', false);
   const out = [core];
   for (const d of readDeclaredSources(dir)) {
     const files = await readCatalogFiles(d.catalog.type, d.catalog.path);

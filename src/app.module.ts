@@ -17,6 +17,7 @@ import { APOLLO, CONFIG, LOGGER } from './http/tokens.js';
 import { RoleGate } from './permissions/roles.js';
 import type { Logger } from './shared/logger.js';
 import { SvcRuntime } from './system/runtime.js';
+import { coreObject } from './system/core-catalog.js';
 
 @Injectable()
 class Shutdown implements OnApplicationShutdown {
@@ -59,7 +60,7 @@ export class AppModule {
           useFactory: (rt: SvcRuntime) => {
             const identities = new IdentityService(config, rt.core);
             // Managed keys are cached (tag $AuthAPIKeys); a committed write to them drops the cache.
-            rt.writes.on((objects) => objects.has('api_keys') && identities.forgetApiKeys());
+            rt.writes.on((objects) => objects.has(coreObject('api_keys')) && identities.forgetApiKeys());
             rt.onInvalidate((tags) => (!tags || tags.includes('$AuthAPIKeys')) && identities.forgetApiKeys());
             return identities;
           },
@@ -69,7 +70,7 @@ export class AppModule {
           provide: RoleGate,
           useFactory: (rt: SvcRuntime) => {
             const gate = new RoleGate(rt.core);
-            rt.writes.on((objects) => objects.has('roles') && gate.forget());
+            rt.writes.on((objects) => objects.has(coreObject('roles')) && gate.forget());
             rt.onInvalidate((tags) => (!tags || tags.includes('$role_permissions')) && gate.forget());
             return gate;
           },

@@ -1,7 +1,19 @@
 // The `core` module (seed 001, SPEC §11): the core tables, served through the same catalog
 // machinery as user sources, on whichever database CORE_DB_PATH names.
 
+import { compileCatalog } from '../catalog/compile.js';
+import type { ResolvedCatalog, SourceType } from '../catalog/model.js';
+
 export const CORE_SOURCE = 'core';
+/**
+ * The core source carries the prefix `core`, as on the established servers (issue 17 item 10):
+ * its types are `core_data_sources`, `core_roles`, ... while its module fields stay
+ * `{ core { data_sources } }`.
+ */
+export const CORE_PREFIX = 'core';
+
+/** The GraphQL type name of a core table (`roles` -> `core_roles`); write events and cache tags use it. */
+export const coreObject = (table: string): string => `${CORE_PREFIX}_${table}`;
 
 export const CORE_CATALOG_SDL = /* GraphQL */ `
 """Data sources registered with the server."""
@@ -69,3 +81,11 @@ type api_keys @table(name: "api_keys") @unique(fields: ["key"], query_suffix: "b
   claims: JSON
 }
 `;
+
+/** The compiled core catalog, for the runtime and for codegen alike. */
+export function compileCoreCatalog(type: SourceType, readOnly: boolean): ResolvedCatalog {
+  return compileCatalog(
+    { name: CORE_SOURCE, type, prefix: CORE_PREFIX, asModule: true, readOnly },
+    [{ file: 'src/system/core-catalog.ts', text: CORE_CATALOG_SDL }],
+  );
+}

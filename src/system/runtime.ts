@@ -2,7 +2,6 @@
 // Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
 import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, authHandlers } from '../auth/functions.js';
 import { ResultCache, subscribeWrites } from '../cache/index.js';
-import { compileCatalog } from '../catalog/compile.js';
 import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
@@ -13,7 +12,7 @@ import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
 import { SourceRegistry } from '../sources/registry.js';
-import { CORE_CATALOG_SDL, CORE_SOURCE } from './core-catalog.js';
+import { compileCoreCatalog, CORE_SOURCE, coreObject } from './core-catalog.js';
 import { CoreStore } from './core-store.js';
 import { readDeclaredSources } from './declared-sources.js';
 import { SYSTEM_FUNCTIONS, systemHandlers } from './functions.js';
@@ -45,7 +44,7 @@ export class SvcRuntime {
     });
     // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`).
     writes.on((objects) => {
-      if (objects.has('role_permissions') || objects.has('roles')) {
+      if (objects.has(coreObject('role_permissions')) || objects.has(coreObject('roles'))) {
         permissions.invalidate();
         roleSchemas.clear();
       }
@@ -66,10 +65,7 @@ export class SvcRuntime {
     const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
     const core = new CoreStore(coreRuntime);
     await core.migrate();
-    const coreCatalog = compileCatalog(
-      { name: CORE_SOURCE, type: coreType, prefix: '', asModule: true, readOnly: config.CORE_DB_READONLY },
-      [{ file: 'src/system/core-catalog.ts', text: CORE_CATALOG_SDL }],
-    );
+    const coreCatalog = compileCoreCatalog(coreType, config.CORE_DB_READONLY);
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
     const handlers = { ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers() };

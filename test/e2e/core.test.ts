@@ -57,6 +57,20 @@ describe('core tables', () => {
     expect((await t.gql('{ core { roles_by_pk(name: "analyst") { name } } }')).body.data.core.roles_by_pk).toBeNull();
   });
 
+  it('names the core types with the prefix core while module fields stay unprefixed (issue 17 item 10)', async () => {
+    const r = await t.gql(
+      'mutation($data: core_data_sources_mut_input_data!) { core { insert_data_sources(data: $data) { name catalogs { name } } } }',
+      { data: { name: 'named', type: 'duckdb', prefix: 'named', path: ':memory:', catalogs: [{ name: 'named_cat', type: 'localFS', path: '/nowhere' }] } },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.core.insert_data_sources).toEqual({ name: 'named', catalogs: [{ name: 'named_cat' }] });
+    const types = await t.gql('{ a: __type(name: "core_roles") { name } b: __type(name: "roles") { name } c: __type(name: "core_data_sources_mut_input_data") { name } }');
+    expect(types.body.data).toEqual({ a: { name: 'core_roles' }, b: null, c: { name: 'core_data_sources_mut_input_data' } });
+    const typename = await t.gql('{ core { roles(limit: 1) { __typename } } }');
+    expect(typename.body.data.core.roles).toEqual([{ __typename: 'core_roles' }]);
+    await t.gql('mutation { core { delete_catalogs(filter: {data_source_name: {eq: "named"}}) { success } delete_data_sources(filter: {name: {eq: "named"}}) { success } delete_catalog_sources(filter: {name: {eq: "named_cat"}}) { success } } }');
+  });
+
   it('finds a managed API key by its key', async () => {
     await t.gql('mutation { core { insert_api_keys(data: {name: "ci", description: "CI", key: "k-123", default_role: "readonly", headers: {role: "x-role"}}) { name } } }');
     const r = await t.gql('{ core { api_keys_by_key(key: "k-123") { name default_role headers role { name } } } }');

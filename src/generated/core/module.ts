@@ -3,7 +3,7 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { executeInProcess } from '../../executor/in-process.js';
 import type { Identity } from '../../executor/request-context.js';
 import { SvcRuntime } from '../../system/runtime.js';
-import type { ApiKeys, CatalogSources, Catalogs, DataSources, RolePermissions, Roles } from './types.js';
+import type { CoreApiKeys, CoreCatalogSources, CoreCatalogs, CoreDataSources, CoreRolePermissions, CoreRoles } from './types.js';
 
 export interface ListArgs {
   filter?: Record<string, unknown>;
@@ -30,46 +30,46 @@ export class CoreClient {
     return r.data;
   }
 
-  /** Rows of "api_keys" with the chosen fields (one statement, SPEC §5). */
-  async api_keys<K extends keyof ApiKeys & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<ApiKeys, K>[]> {
-    const query = `query($filter: api_keys_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { api_keys(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
+  /** Rows of "core_api_keys" with the chosen fields (one statement, SPEC §5). */
+  async api_keys<K extends keyof CoreApiKeys & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CoreApiKeys, K>[]> {
+    const query = `query($filter: core_api_keys_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { api_keys(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
-    return dig(data, ["core","api_keys"]) as Pick<ApiKeys, K>[];
+    return dig(data, ["core","api_keys"]) as Pick<CoreApiKeys, K>[];
   }
 
-  /** Rows of "catalog_sources" with the chosen fields (one statement, SPEC §5). */
-  async catalog_sources<K extends keyof CatalogSources & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CatalogSources, K>[]> {
-    const query = `query($filter: catalog_sources_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { catalog_sources(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
+  /** Rows of "core_catalog_sources" with the chosen fields (one statement, SPEC §5). */
+  async catalog_sources<K extends keyof CoreCatalogSources & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CoreCatalogSources, K>[]> {
+    const query = `query($filter: core_catalog_sources_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { catalog_sources(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
-    return dig(data, ["core","catalog_sources"]) as Pick<CatalogSources, K>[];
+    return dig(data, ["core","catalog_sources"]) as Pick<CoreCatalogSources, K>[];
   }
 
-  /** Rows of "catalogs" with the chosen fields (one statement, SPEC §5). */
-  async catalogs<K extends keyof Catalogs & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<Catalogs, K>[]> {
-    const query = `query($filter: catalogs_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { catalogs(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
+  /** Rows of "core_catalogs" with the chosen fields (one statement, SPEC §5). */
+  async catalogs<K extends keyof CoreCatalogs & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CoreCatalogs, K>[]> {
+    const query = `query($filter: core_catalogs_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { catalogs(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
-    return dig(data, ["core","catalogs"]) as Pick<Catalogs, K>[];
+    return dig(data, ["core","catalogs"]) as Pick<CoreCatalogs, K>[];
   }
 
-  /** Rows of "data_sources" with the chosen fields (one statement, SPEC §5). */
-  async data_sources<K extends keyof DataSources & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<DataSources, K>[]> {
-    const query = `query($filter: data_sources_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { data_sources(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
+  /** Rows of "core_data_sources" with the chosen fields (one statement, SPEC §5). */
+  async data_sources<K extends keyof CoreDataSources & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CoreDataSources, K>[]> {
+    const query = `query($filter: core_data_sources_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { data_sources(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
-    return dig(data, ["core","data_sources"]) as Pick<DataSources, K>[];
+    return dig(data, ["core","data_sources"]) as Pick<CoreDataSources, K>[];
   }
 
-  /** Rows of "role_permissions" with the chosen fields (one statement, SPEC §5). */
-  async role_permissions<K extends keyof RolePermissions & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<RolePermissions, K>[]> {
-    const query = `query($filter: role_permissions_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { role_permissions(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
+  /** Rows of "core_role_permissions" with the chosen fields (one statement, SPEC §5). */
+  async role_permissions<K extends keyof CoreRolePermissions & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CoreRolePermissions, K>[]> {
+    const query = `query($filter: core_role_permissions_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { role_permissions(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
-    return dig(data, ["core","role_permissions"]) as Pick<RolePermissions, K>[];
+    return dig(data, ["core","role_permissions"]) as Pick<CoreRolePermissions, K>[];
   }
 
-  /** Rows of "roles" with the chosen fields (one statement, SPEC §5). */
-  async roles<K extends keyof Roles & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<Roles, K>[]> {
-    const query = `query($filter: roles_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { roles(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
+  /** Rows of "core_roles" with the chosen fields (one statement, SPEC §5). */
+  async roles<K extends keyof CoreRoles & string>(fields: readonly K[], args: ListArgs = {}): Promise<Pick<CoreRoles, K>[]> {
+    const query = `query($filter: core_roles_filter, $order_by: [OrderByField!], $limit: Int, $offset: Int) { core { roles(filter: $filter, order_by: $order_by, limit: $limit, offset: $offset) { ${fields.join(' ')} } } }`;
     const data = await this.query(query, { limit: 2000, offset: 0, ...args });
-    return dig(data, ["core","roles"]) as Pick<Roles, K>[];
+    return dig(data, ["core","roles"]) as Pick<CoreRoles, K>[];
   }
 }
 

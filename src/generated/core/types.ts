@@ -3,7 +3,7 @@
 export type GeoJSON = { type: string; [key: string]: unknown };
 
 /** Managed API keys (seed 000). */
-export interface ApiKeys {
+export interface CoreApiKeys {
   name: string;
   description: string;
   key: string;
@@ -13,10 +13,10 @@ export interface ApiKeys {
   expires_at?: string | null;
   headers?: unknown | null;
   claims?: unknown | null;
-  role?: Roles | null;
+  role?: CoreRoles | null;
 }
 
-export interface ApiKeysInput {
+export interface CoreApiKeysInput {
   name?: string | null;
   description?: string | null;
   key?: string | null;
@@ -29,15 +29,15 @@ export interface ApiKeysInput {
 }
 
 /** Where catalog SDL files come from. */
-export interface CatalogSources {
+export interface CoreCatalogSources {
   name: string;
   type: string;
   description?: string | null;
   path: string;
-  data_sources?: DataSources[] | null;
+  data_sources?: CoreDataSources[] | null;
 }
 
-export interface CatalogSourcesInput {
+export interface CoreCatalogSourcesInput {
   name?: string | null;
   type?: string | null;
   description?: string | null;
@@ -45,20 +45,20 @@ export interface CatalogSourcesInput {
 }
 
 /** Which catalog sources make up a data source's catalog. */
-export interface Catalogs {
+export interface CoreCatalogs {
   catalog_name: string;
   data_source_name: string;
-  catalog?: CatalogSources | null;
-  data_source?: DataSources | null;
+  catalog?: CoreCatalogSources | null;
+  data_source?: CoreDataSources | null;
 }
 
-export interface CatalogsInput {
+export interface CoreCatalogsInput {
   catalog_name?: string | null;
   data_source_name?: string | null;
 }
 
 /** Data sources registered with the server. */
-export interface DataSources {
+export interface CoreDataSources {
   name: string;
   type: string;
   prefix: string;
@@ -68,10 +68,10 @@ export interface DataSources {
   disabled?: boolean | null;
   self_defined?: boolean | null;
   read_only?: boolean | null;
-  catalogs?: CatalogSources[] | null;
+  catalogs?: CoreCatalogSources[] | null;
 }
 
-export interface DataSourcesInput {
+export interface CoreDataSourcesInput {
   name?: string | null;
   type?: string | null;
   prefix?: string | null;
@@ -84,7 +84,7 @@ export interface DataSourcesInput {
 }
 
 /** What a role may see and do (SPEC §7). */
-export interface RolePermissions {
+export interface CoreRolePermissions {
   role: string;
   type_name: string;
   field_name: string;
@@ -92,10 +92,10 @@ export interface RolePermissions {
   disabled?: boolean | null;
   filter?: unknown | null;
   data?: unknown | null;
-  role_info?: Roles | null;
+  role_info?: CoreRoles | null;
 }
 
-export interface RolePermissionsInput {
+export interface CoreRolePermissionsInput {
   role?: string | null;
   type_name?: string | null;
   field_name?: string | null;
@@ -106,15 +106,15 @@ export interface RolePermissionsInput {
 }
 
 /** Roles; built in: admin, public, readonly. */
-export interface Roles {
+export interface CoreRoles {
   name: string;
   description: string;
   disabled?: boolean | null;
-  permissions?: RolePermissions[] | null;
-  api_keys?: ApiKeys[] | null;
+  permissions?: CoreRolePermissions[] | null;
+  api_keys?: CoreApiKeys[] | null;
 }
 
-export interface RolesInput {
+export interface CoreRolesInput {
   name?: string | null;
   description?: string | null;
   disabled?: boolean | null;
