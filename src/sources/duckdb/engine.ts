@@ -47,20 +47,40 @@ export class DuckDbEngine {
     else this.idle.push(c);
   }
 
-  private readonly statements = new WeakMap<DuckDBConnection, StatementCache<DuckDBPreparedStatement>>();
+  /**
+   * Write epochs (issue 15): a prepared DuckDB statement keeps the plan built from the statistics
+   * it saw when prepared (min/max of each column), and reused after a write it can read new values
+   * outside those bounds wrongly (70000 read back as 112; DuckDB issue #23704 is the same family).
+   * Every commit, exec and checkpoint on an attached database bumps its epoch; a statement prepared
+   * under an older epoch is prepared again. `all` counts writes whose database is not known.
+   */
+  private readonly epochs = new Map<string, number>();
+  private all = 0;
 
-  /** A prepared statement of this pooled connection, prepared on first use. */
-  async prepared(c: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement> {
-    let cache = this.statements.get(c);
-    if (!cache) this.statements.set(c, (cache = new StatementCache(256, (p) => p.destroySync())));
-    let p = cache.get(sql);
-    if (!p) cache.set(sql, (p = await c.prepare(sql)));
-    return p;
+  private epoch(database: string): number {
+    return this.all + (this.epochs.get(database) ?? 0);
   }
 
-  /** Prepared statements refer to attached databases; a detach or re-attach drops them all. */
-  forgetStatements(): void {
-    for (const c of this.idle) this.statements.get(c)?.clear();
+  /** Records a write to `database` (every attached database when omitted). */
+  wrote(database?: string): void {
+    if (database === undefined) this.all++;
+    else this.epochs.set(database, (this.epochs.get(database) ?? 0) + 1);
+  }
+
+  private readonly statements = new WeakMap<DuckDBConnection, StatementCache<Prepared>>();
+
+  /** A prepared statement of this pooled connection reading `database`, prepared again after any write to it. */
+  async prepared(c: DuckDBConnection, sql: string, database: string): Promise<DuckDBPreparedStatement> {
+    let cache = this.statements.get(c);
+    if (!cache) this.statements.set(c, (cache = new StatementCache(256, (p) => p.statement.destroySync())));
+    // Read the epoch before preparing: a commit landing while we prepare makes this entry stale, not wrong.
+    const epoch = this.epoch(database);
+    const hit = cache.get(sql);
+    if (hit?.epoch === epoch) return hit.statement;
+    hit?.statement.destroySync();
+    const statement = await c.prepare(sql);
+    cache.set(sql, { statement, epoch });
+    return statement;
   }
 
   async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -80,8 +100,8 @@ export class DuckDbEngine {
   private readonly writer = new Serial();
 
   /** A dedicated connection for one transaction, closed afterwards. */
-  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.writer.run(() => this.runTransaction(fn));
+  transaction<T>(database: string, fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+    return this.writer.run(() => this.runTransaction(fn).finally(() => this.wrote(database)));
   }
 
   private async runTransaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
@@ -102,7 +122,11 @@ export class DuckDbEngine {
   }
 
   async exec(sql: string): Promise<void> {
-    await this.withConnection((c) => c.run(sql));
+    try {
+      await this.withConnection((c) => c.run(sql));
+    } finally {
+      this.wrote();
+    }
   }
 
   close(): void {
@@ -110,6 +134,11 @@ export class DuckDbEngine {
     this.idle.length = 0;
     this.instance.closeSync();
   }
+}
+
+interface Prepared {
+  readonly statement: DuckDBPreparedStatement;
+  readonly epoch: number;
 }
 
 const params = (p: readonly unknown[]): DuckDBValue[] => p as DuckDBValue[];

@@ -37,11 +37,11 @@ export class DuckDbSource implements DataSourceRuntime {
     const fresh = memory || !existsSync(o.path);
     if (!memory) mkdirSync(dirname(o.path), { recursive: true });
     const target = memory ? ':memory:' : o.path;
-    engine.forgetStatements();
+    // A database attached again under the same name is a different database to prepared statements.
     await engine.withConnection(async (c) => {
       await c.run(`DETACH DATABASE IF EXISTS ${quote(o.name)}`);
       await c.run(`ATTACH ${literal(target)} AS ${quote(o.name)}${o.readOnly && !fresh ? ' (READ_ONLY)' : ''}`);
-    });
+    }).finally(() => engine.wrote(o.name));
     if (fresh && o.seedFile) {
       const seed = readFileSync(o.seedFile, 'utf8');
       const c = await engine.instance.connect();
@@ -50,6 +50,7 @@ export class DuckDbSource implements DataSourceRuntime {
         await c.run(seed);
       } finally {
         c.closeSync();
+        engine.wrote(o.name);
       }
     }
     return new DuckDbSource(engine, o.name, o.readOnly);
@@ -62,7 +63,7 @@ export class DuckDbSource implements DataSourceRuntime {
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
     return this.engine.withConnection(async (c) => {
-      const prepared = await this.engine.prepared(c, stmt.sql);
+      const prepared = await this.engine.prepared(c, stmt.sql, this.name);
       prepared.bind(stmt.params as never);
       const r = await prepared.runAndReadAll();
       const v = r.getRows()[0]?.[0];
@@ -71,11 +72,12 @@ export class DuckDbSource implements DataSourceRuntime {
   }
 
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.engine.transaction(fn);
+    return this.engine.transaction(this.name, fn);
   }
 
   rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.engine.withConnection((c) => wrap(c).all({ sql, params }));
+    // Autocommitted and not known to be a read: counts as a write for the prepared statements.
+    return this.engine.withConnection((c) => wrap(c).all({ sql, params })).finally(() => this.engine.wrote(this.name));
   }
 
   async exec(sql: string): Promise<void> {
@@ -84,18 +86,19 @@ export class DuckDbSource implements DataSourceRuntime {
       try {
         await c.run(sql);
       } finally {
+        // Raw SQL (migrations, CHECKPOINT) may change data or statistics.
+        this.engine.wrote(this.name);
         await c.run(`USE ${quote(this.engine.defaultDatabase)}`).catch(() => undefined);
       }
     });
   }
 
   async close(): Promise<void> {
-    this.engine.forgetStatements();
     await this.engine.exec(`DETACH DATABASE IF EXISTS ${quote(this.name)}`);
   }
 
-  /** For tests and tools: a connection outside a transaction. */
+  /** For tests and tools: a connection outside a transaction (what it runs counts as a write). */
   withConnection<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.engine.withConnection((c) => fn(wrap(c)));
+    return this.engine.withConnection((c) => fn(wrap(c))).finally(() => this.engine.wrote(this.name));
   }
 }
