@@ -1,11 +1,23 @@
 // The configuration of the query service (SPEC §2): one typed object, validated at boot.
 import { z } from 'zod';
+import { parseDurationMs } from '../jq/duration.js';
 import { isTimeZone } from '../shared/timezone.js';
 
 const bool = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', 'TRUE', 'FALSE', 'True', 'False'])])
   .transform((v) => (typeof v === 'boolean' ? v : ['true', '1', 'yes', 'on', 'TRUE', 'True'].includes(v)));
 const int = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'expected an integer')]).transform(Number);
+/** A duration written by people (`60s`, `500ms`, `2m`, bare seconds) -> milliseconds; 0 turns the limit off. */
+const duration = z
+  .union([z.number().nonnegative(), z.string()])
+  .transform((v, ctx) => {
+    const ms = typeof v === 'number' ? v * 1000 : parseDurationMs(v);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'expected a duration such as "60s", "500ms" or "2m"' });
+      return z.NEVER;
+    }
+    return ms;
+  });
 const list = z
   .union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean)));
@@ -83,6 +95,8 @@ export const settingsShape = {
   ALLOW_PARALLEL: bool.default(true),
   MAX_PARALLEL_QUERIES: int.default(0),
   MAX_DEPTH: int.default(7),
+  /** Longest a statement may run on any source, ms (PostgreSQL statement_timeout, DuckDB interrupt). */
+  QUERY_TIMEOUT: duration.default(60_000),
   MAX_BODY_SIZE: int.default(8 * 1024 * 1024),
   CATALOGS_DIR: z.string().default('./catalogs'),
   DB_PATH: z.string().default(''),

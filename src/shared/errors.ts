@@ -15,6 +15,7 @@ export enum ErrorCode {
   ConfigInvalid = 'CONFIG_INVALID',
   SourceUnavailable = 'SOURCE_UNAVAILABLE',
   QueryFailed = 'QUERY_FAILED',
+  QueryTimeout = 'QUERY_TIMEOUT',
   MaxDepth = 'MAX_DEPTH_EXCEEDED',
   ReadOnly = 'READ_ONLY',
   Internal = 'INTERNAL_SERVER_ERROR',

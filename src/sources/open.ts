@@ -21,7 +21,7 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
     case 'duckdb':
       return DuckDbSource.attach(engine, { name: spec.name, path, readOnly: !!spec.read_only, ...(spec.seedFile ? { seedFile: spec.seedFile } : {}) });
     case 'postgres':
-      return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT });
+      return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:
       throw new PublicError(ErrorCode.BadUserInput, `data source type "${spec.type}" is not supported yet`);
   }

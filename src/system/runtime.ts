@@ -52,7 +52,7 @@ export class SvcRuntime {
   }
 
   static async start(config: Config, log: Logger): Promise<SvcRuntime> {
-    const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS);
+    const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS, config.QUERY_TIMEOUT);
     const registry = new SourceRegistry();
     const executor = new Executor(log, config.DEBUG, config.MAX_PARALLEL_QUERIES, config.ALLOW_PARALLEL);
     const schema = new SchemaService([...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS], AUTH_TYPES_SDL);

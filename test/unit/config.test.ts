@@ -53,6 +53,13 @@ describe('loadConfig', () => {
     expect(failure(() => load({ CONFIG_FILE: '$DIR/missing.yaml' }))).toMatch(/does not exist/);
     expect(failure(() => load({ CONFIG_FILE: '$DIR/d.yaml' }, { 'd.yaml': 'max_depth: [\n' }))).toMatch(/is not valid YAML/);
     expect(() => parseBind('nonsense:port')).toThrow(/BIND/);
+    expect(failure(() => load({ QUERY_TIMEOUT: 'a while' }))).toBe('invalid configuration value for "QUERY_TIMEOUT" in environment: expected a duration such as "60s", "500ms" or "2m"');
+  });
+
+  it('reads QUERY_TIMEOUT as a duration, 60 s by default', () => {
+    expect(load({}).QUERY_TIMEOUT).toBe(60_000);
+    expect(load({ QUERY_TIMEOUT: '2m' }).QUERY_TIMEOUT).toBe(120_000);
+    expect(load({ CONFIG_FILE: '$DIR/t.yaml' }, { 't.yaml': 'query_timeout: 1.5\n' }).QUERY_TIMEOUT).toBe(1500);
   });
 });
 

@@ -4,7 +4,7 @@
 import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
-import type { CompiledSql } from '../../sql/compiler.js';
+import { statementTimeout } from '../timeout.js';
 import type { Row, SourceConnection } from '../types.js';
 import { registerGeometryFunctions } from './geo/functions.js';
 
@@ -18,9 +18,11 @@ export class DuckDbEngine {
     private readonly maxOpen: number,
     /** Name of the engine's own database (`memory`, or the DB_PATH file's stem). */
     readonly defaultDatabase: string,
+    /** QUERY_TIMEOUT in ms (0: none). */
+    private readonly timeoutMs: number,
   ) {}
 
-  static async create(path: string, maxOpen: number): Promise<DuckDbEngine> {
+  static async create(path: string, maxOpen: number, timeoutMs = 0): Promise<DuckDbEngine> {
     // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load.
     const instance = await DuckDBInstance.create(path || ':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' });
     const c = await instance.connect();
@@ -28,7 +30,7 @@ export class DuckDbEngine {
     registerGeometryFunctions(c);
     const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');
     c.closeSync();
-    return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name);
+    return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name, timeoutMs);
   }
 
   async acquire(): Promise<DuckDBConnection> {
@@ -101,15 +103,15 @@ export class DuckDbEngine {
 
   /** A dedicated connection for one transaction, closed afterwards. */
   transaction<T>(database: string, fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.writer.run(() => this.runTransaction(fn).finally(() => this.wrote(database)));
+    return this.writer.run(() => this.runTransaction(database, fn).finally(() => this.wrote(database)));
   }
 
-  private async runTransaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+  private async runTransaction<T>(database: string, fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
     const c = await this.instance.connect();
     try {
       await c.run('BEGIN TRANSACTION');
       try {
-        const result = await fn(wrap(c));
+        const result = await fn(this.connection(c, database));
         await c.run('COMMIT');
         return result;
       } catch (e) {
@@ -119,6 +121,40 @@ export class DuckDbEngine {
     } finally {
       c.closeSync();
     }
+  }
+
+  /**
+   * Runs one statement on `c`, interrupting it once QUERY_TIMEOUT has passed. DuckDB cancels the
+   * running query and the connection stays usable (a pooled one goes back to the pool).
+   */
+  async bounded<T>(c: DuckDBConnection, source: string, run: () => Promise<T>): Promise<T> {
+    if (!this.timeoutMs) return run();
+    let interrupted = false;
+    const timer = setTimeout(() => {
+      interrupted = true;
+      c.interrupt();
+    }, this.timeoutMs);
+    try {
+      return await run();
+    } catch (e) {
+      throw interrupted ? statementTimeout(source, this.timeoutMs) : e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** `c` as a SourceConnection of `source`, each statement bounded by QUERY_TIMEOUT. */
+  connection(c: DuckDBConnection, source: string): SourceConnection {
+    return {
+      all: (stmt) => this.bounded(c, source, async () => (await c.runAndReadAll(stmt.sql, params(stmt.params))).getRowObjectsJS() as Row[]),
+      write: (stmt) =>
+        this.bounded(c, source, async () => {
+          const r = await c.run(stmt.sql, params(stmt.params));
+          const rows = (await r.getRowObjectsJS()) as Row[];
+          // DuckDB reports a Count row for UPDATE and DELETE; the changed count is rowsChanged.
+          return { changed: r.rowsChanged, rows };
+        }),
+    };
   }
 
   async exec(sql: string): Promise<void> {
@@ -142,18 +178,3 @@ interface Prepared {
 }
 
 const params = (p: readonly unknown[]): DuckDBValue[] => p as DuckDBValue[];
-
-export function wrap(c: DuckDBConnection): SourceConnection {
-  return {
-    async all(stmt: CompiledSql): Promise<Row[]> {
-      const r = await c.runAndReadAll(stmt.sql, params(stmt.params));
-      return r.getRowObjectsJS() as Row[];
-    },
-    async write(stmt: CompiledSql) {
-      const r = await c.run(stmt.sql, params(stmt.params));
-      const rows = (await r.getRowObjectsJS()) as Row[];
-      // DuckDB reports a Count row for UPDATE and DELETE; the changed count is rowsChanged.
-      return { changed: r.rowsChanged, rows };
-    },
-  };
-}

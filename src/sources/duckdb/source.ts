@@ -8,7 +8,6 @@ import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
-import { wrap } from './engine.js';
 
 const compiler = new DuckDbCompiler();
 const quote = (s: string): string => compiler.quoteIdentifier(s);
@@ -65,7 +64,7 @@ export class DuckDbSource implements DataSourceRuntime {
     return this.engine.withConnection(async (c) => {
       const prepared = await this.engine.prepared(c, stmt.sql, this.name);
       prepared.bind(stmt.params as never);
-      const r = await prepared.runAndReadAll();
+      const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll());
       const v = r.getRows()[0]?.[0];
       return v === null || v === undefined ? null : parseDbJson(String(v));
     });
@@ -77,7 +76,7 @@ export class DuckDbSource implements DataSourceRuntime {
 
   rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     // Autocommitted and not known to be a read: counts as a write for the prepared statements.
-    return this.engine.withConnection((c) => wrap(c).all({ sql, params })).finally(() => this.engine.wrote(this.name));
+    return this.engine.withConnection((c) => this.engine.connection(c, this.name).all({ sql, params })).finally(() => this.engine.wrote(this.name));
   }
 
   async exec(sql: string): Promise<void> {
@@ -99,6 +98,6 @@ export class DuckDbSource implements DataSourceRuntime {
 
   /** For tests and tools: a connection outside a transaction (what it runs counts as a write). */
   withConnection<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.engine.withConnection((c) => fn(wrap(c))).finally(() => this.engine.wrote(this.name));
+    return this.engine.withConnection((c) => fn(this.engine.connection(c, this.name))).finally(() => this.engine.wrote(this.name));
   }
 }

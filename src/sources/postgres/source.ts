@@ -8,7 +8,7 @@ import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
-import { clientGeometryError } from './errors.js';
+import { clientError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
 // String comparisons leave the parameter untyped, so PostgreSQL takes the column's type (uuid, enums).
@@ -43,13 +43,13 @@ export interface PostgresSourceOptions {
   readonly untypedStrings?: boolean;
 }
 
-function wrap(c: pg.ClientBase, source: string): SourceConnection {
+function wrap(c: pg.ClientBase, source: string, timeoutMs: number | undefined): SourceConnection {
   return {
     async all(stmt: CompiledSql): Promise<Row[]> {
       try {
         return (await c.query({ text: stmt.sql, values: stmt.params as unknown[], types: EXACT_JSON })).rows as Row[];
       } catch (e) {
-        throw clientGeometryError(e, source);
+        throw clientError(e, source, timeoutMs);
       }
     },
     async write(stmt: CompiledSql) {
@@ -57,7 +57,7 @@ function wrap(c: pg.ClientBase, source: string): SourceConnection {
         const r = await c.query({ text: stmt.sql, values: stmt.params as unknown[], types: EXACT_JSON });
         return { changed: r.rowCount ?? 0, rows: r.rows as Row[] };
       } catch (e) {
-        throw clientGeometryError(e, source);
+        throw clientError(e, source, timeoutMs);
       }
     },
   };
@@ -83,6 +83,8 @@ export class PostgresSource implements DataSourceRuntime {
     readonly readOnly: boolean,
     private readonly knex: Knex,
     private readonly schema: string,
+    /** QUERY_TIMEOUT, for the message when statement_timeout cancels a statement. */
+    private readonly timeoutMs: number,
     untypedStrings = false,
   ) {
     this.compiler = untypedStrings ? untypedStringsCompiler : compiler;
@@ -90,13 +92,14 @@ export class PostgresSource implements DataSourceRuntime {
 
   static async connect(o: PostgresSourceOptions): Promise<PostgresSource> {
     const url = new URL(o.url);
+    const timeoutMs = o.statementTimeoutMs ?? 60_000;
     const schema = url.searchParams.get('schema') ?? 'public';
     url.searchParams.delete('schema');
     const options = [url.searchParams.get('options'), SESSION_OPTIONS].filter(Boolean).join(' ');
     url.searchParams.delete('options');
     const knex = knexFactory({
       client: 'pg',
-      connection: { connectionString: url.toString(), options, statement_timeout: o.statementTimeoutMs ?? 60_000, application_name: 'svc' } as never,
+      connection: { connectionString: url.toString(), options, statement_timeout: timeoutMs, application_name: 'svc' } as never,
       // A connection the server closed (restart, pg_terminate_backend, network loss) is dropped at
       // the next acquire instead of failing the next query; knex also marks those that emit 'error'.
       pool: { min: 0, max: o.maxConnections > 0 ? o.maxConnections : 10, validate: (c: pg.ClientBase) => healthy(c), idleTimeoutMillis: 30_000 } as never,
@@ -104,7 +107,7 @@ export class PostgresSource implements DataSourceRuntime {
       // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     });
-    const source = new PostgresSource(o.name, o.readOnly, knex, schema, o.untypedStrings);
+    const source = new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, o.untypedStrings);
     try {
       await source.withClient((c) => c.query('SELECT 1'));
     } catch (e) {
@@ -167,7 +170,7 @@ export class PostgresSource implements DataSourceRuntime {
       // statements are parsed and planned once per connection (pg keeps them by name).
       const r = await c
         .query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT })
-        .catch((e: unknown) => Promise.reject(clientGeometryError(e, this.name)));
+        .catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
       const v = r.rows[0]?.[0] as string | null | undefined;
       return v === null || v === undefined ? null : parseDbJson(v);
     });
@@ -177,7 +180,7 @@ export class PostgresSource implements DataSourceRuntime {
     return this.withClient(async (c) => {
       await c.query('BEGIN');
       try {
-        const out = await fn(wrap(c, this.name));
+        const out = await fn(wrap(c, this.name, this.timeoutMs));
         await c.query('COMMIT');
         return out;
       } catch (e) {

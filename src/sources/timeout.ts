@@ -1,0 +1,13 @@
+// QUERY_TIMEOUT (issue 15): one statement may run this long on any source. PostgreSQL enforces it
+// with statement_timeout, DuckDB by interrupting the connection; both answer with this error.
+import { ErrorCode, PublicError } from '../shared/errors.js';
+
+/** `60000` -> `60s`, `250` -> `250ms`: the way the setting is written. */
+export function durationText(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+export function statementTimeout(source: string, ms: number | undefined): PublicError {
+  const limit = ms ? ` of ${durationText(ms)}` : '';
+  return new PublicError(ErrorCode.QueryTimeout, `${source}: the statement was cancelled after the time limit${limit} (QUERY_TIMEOUT)`);
+}
