@@ -1,7 +1,6 @@
 // What codegen writes, computed in memory, and how it differs from the files on disk.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { AUTH_FUNCTIONS, AUTH_TYPES_SDL } from '../src/auth/functions.js';
 import { compileCatalog } from '../src/catalog/compile.js';
 import type { DataObject, ResolvedCatalog, SourceType } from '../src/catalog/model.js';
 import { compileSchema } from '../src/schema/service.js';
@@ -9,14 +8,13 @@ import { buildSurface } from '../src/schema/surface.js';
 import { readCatalogFiles } from '../src/system/catalog-files.js';
 import { compileCoreCatalog } from '../src/system/core-catalog.js';
 import { readDeclaredSources } from '../src/system/declared-sources.js';
-import { SYSTEM_FUNCTIONS } from '../src/system/functions.js';
+import { ALL_SYSTEM_FUNCTIONS, SYSTEM_CATALOGS, SYSTEM_TYPES_SDL } from '../src/system/modules.js';
 import { renderCatalogJson, renderModule, renderSchema, renderTypes } from './render.js';
 
 export const GENERATED = 'src/generated';
 
 async function compileAll(dir: string): Promise<ResolvedCatalog[]> {
-  const core = compileCoreCatalog('duckdb', false);
-  const out = [core];
+  const out = [compileCoreCatalog('duckdb', false)];
   for (const d of readDeclaredSources(dir)) {
     const files = await readCatalogFiles(d.catalog.type, d.catalog.path);
     out.push(compileCatalog({ name: d.row.name, type: d.row.type as SourceType, prefix: d.row.prefix, asModule: d.row.as_module, readOnly: !!d.row.read_only }, files));
@@ -25,14 +23,15 @@ async function compileAll(dir: string): Promise<ResolvedCatalog[]> {
 }
 
 export async function outputs(dir: string): Promise<Map<string, string>> {
-  const catalogs = await compileAll(dir);
-  const functions = [...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS];
-  const { schema } = compileSchema(catalogs, functions, AUTH_TYPES_SDL);
-  const surface = buildSurface(catalogs, functions, AUTH_TYPES_SDL);
+  const generated = await compileAll(dir);
+  // The other system modules are served (schema.graphql shows them) but get no generated client.
+  const catalogs = [...generated, ...SYSTEM_CATALOGS()];
+  const { schema } = compileSchema(catalogs, ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
+  const surface = buildSurface(catalogs, ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
   const all = new Map<string, DataObject>();
   for (const c of catalogs) for (const o of c.objects) all.set(o.name, o);
   const files = new Map<string, string>();
-  for (const c of catalogs) {
+  for (const c of generated) {
     const base = join(GENERATED, c.source.name);
     files.set(join(base, 'catalog.json'), renderCatalogJson(c));
     files.set(join(base, 'types.ts'), renderTypes(c, all));

@@ -16,6 +16,11 @@ export interface SourceInfo {
   readonly prefix: string;
   readonly asModule: boolean;
   readonly readOnly: boolean;
+  /**
+   * Dotted module path an `as_module` source is placed under (default: its name). The system
+   * modules use it: the engine views are the source `core.meta`, served at `{ core { meta } }`.
+   */
+  readonly module?: string;
 }
 
 export interface Location {

@@ -66,8 +66,12 @@ function nodeAt(tree: ModuleNode, path: readonly string[]): ModuleNode {
 
 const split = (m: string): string[] => (m ? m.split('.').filter(Boolean) : []);
 
+/** Where a source's fields stand: under its module when `as_module`, else at the root (SPEC §3.2). */
+const sourcePath = (cat: ResolvedCatalog, module: string): string[] =>
+  cat.source.asModule ? [...split(cat.source.module ?? cat.source.name), ...split(module)] : split(module);
+
 function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): void {
-  const path = cat.source.asModule ? [cat.source.name, ...split(obj.module)] : split(obj.module);
+  const path = sourcePath(cat, obj.module);
   const base = cat.source.asModule ? obj.localName : obj.name;
   const node = nodeAt(tree, path);
   const n = names(obj.name);
@@ -98,7 +102,7 @@ function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): v
 }
 
 function placeFunction(tree: ModuleNode, cat: ResolvedCatalog, fn: CatalogFunction): void {
-  const path = cat.source.asModule ? [cat.source.name, ...split(fn.module)] : split(fn.module);
+  const path = sourcePath(cat, fn.module);
   // Injected arguments (@arg_default) are not offered to clients (SPEC §3.3).
   const args = fn.args.filter((a) => a.injected === undefined).map((a) => `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}`);
   const ret = `${fn.returns.list || fn.isTable ? `[${fn.returns.type}]` : fn.returns.type}${fn.returns.nonNull ? '!' : ''}`;

@@ -1,6 +1,6 @@
 // Composition root of the query service's data side: engine, core database, sources, schema.
 // Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
-import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, authHandlers } from '../auth/functions.js';
+import { authHandlers } from '../auth/functions.js';
 import { ResultCache, subscribeWrites } from '../cache/index.js';
 import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
@@ -10,12 +10,16 @@ import { PermissionService } from '../permissions/service.js';
 import { SchemaService } from '../schema/service.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
+import { DuckDbSource } from '../sources/duckdb/source.js';
 import { openSource } from '../sources/open.js';
 import { SourceRegistry } from '../sources/registry.js';
 import { compileCoreCatalog, CORE_SOURCE, coreObject } from './core-catalog.js';
 import { CoreStore } from './core-store.js';
 import { readDeclaredSources } from './declared-sources.js';
-import { SYSTEM_FUNCTIONS, systemHandlers } from './functions.js';
+import { systemHandlers } from './functions.js';
+import { infoHandlers } from './info.js';
+import { compileMetaCatalog, META_SOURCE } from './meta/catalog.js';
+import { ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL } from './modules.js';
 import { Lifecycle } from './lifecycle.js';
 
 export class SvcRuntime {
@@ -55,7 +59,7 @@ export class SvcRuntime {
     const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS, config.QUERY_TIMEOUT);
     const registry = new SourceRegistry();
     const executor = new Executor(log, config.DEBUG, config.MAX_PARALLEL_QUERIES, config.ALLOW_PARALLEL);
-    const schema = new SchemaService([...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS], AUTH_TYPES_SDL);
+    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
@@ -67,8 +71,9 @@ export class SvcRuntime {
     await core.migrate();
     const coreCatalog = compileCoreCatalog(coreType, config.CORE_DB_READONLY);
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
+    registry.set(META_SOURCE, { runtime: DuckDbSource.over(engine, META_SOURCE), catalog: compileMetaCatalog() }, []);
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
-    const handlers = { ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers() };
+    const handlers = { ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config) };
     const cache = await ResultCache.create(config, log);
     runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache);
     rebuild();

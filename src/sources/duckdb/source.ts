@@ -29,7 +29,17 @@ export class DuckDbSource implements DataSourceRuntime {
     private readonly engine: DuckDbEngine,
     readonly name: string,
     readonly readOnly: boolean,
+    /** False for the engine itself (`over`): nothing to detach on close. */
+    private readonly attached = true,
   ) {}
+
+  /**
+   * The embedded engine itself as a read-only source, for views over its own system functions
+   * (`core.meta`): nothing is attached, names resolve in the engine's own database.
+   */
+  static over(engine: DuckDbEngine, name: string): DuckDbSource {
+    return new DuckDbSource(engine, name, true, false);
+  }
 
   static async attach(engine: DuckDbEngine, o: DuckDbSourceOptions): Promise<DuckDbSource> {
     const memory = o.path === ':memory:' || o.path === '';
@@ -57,7 +67,8 @@ export class DuckDbSource implements DataSourceRuntime {
 
   tableName(obj: DataObject): readonly string[] {
     const parts = splitTableName(obj.table);
-    return parts.length === 1 ? [this.name, 'main', parts[0]!] : [this.name, ...parts];
+    const db = this.attached ? this.name : this.engine.defaultDatabase;
+    return parts.length === 1 ? [db, 'main', parts[0]!] : [db, ...parts];
   }
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
@@ -81,7 +92,7 @@ export class DuckDbSource implements DataSourceRuntime {
 
   async exec(sql: string): Promise<void> {
     await this.engine.withConnection(async (c) => {
-      await c.run(`USE ${quote(this.name)}`);
+      await c.run(`USE ${quote(this.attached ? this.name : this.engine.defaultDatabase)}`);
       try {
         await c.run(sql);
       } finally {
@@ -93,6 +104,7 @@ export class DuckDbSource implements DataSourceRuntime {
   }
 
   async close(): Promise<void> {
+    if (!this.attached) return;
     await this.engine.exec(`DETACH DATABASE IF EXISTS ${quote(this.name)}`);
   }
 
