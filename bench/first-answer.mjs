@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Time to first answer: runs a start command (default `npm start`) on a free port and reports the
+// seconds until POST /query answers `{ __typename }`. Used for docs/operations.md "Start time".
+//
+//   node bench/first-answer.mjs            # npm start
+//   node bench/first-answer.mjs node dist/src/main.js
+import { spawn } from 'node:child_process';
+import { mkdtempSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './lib/proc.mjs';
+
+const [cmd, ...args] = process.argv.length > 2 ? process.argv.slice(2) : ['npm', 'start'];
+const port = await freePort();
+const dir = mkdtempSync(join(tmpdir(), 'svc-first-answer-'));
+const started = performance.now();
+// Own process group, so that stopping `npm start` stops the server it started too.
+const out = openSync(join(dir, 'svc.log'), 'w');
+const child = spawn(cmd, args, {
+  detached: true,
+  stdio: ['ignore', out, out],
+  env: { ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
+});
+let exited = false;
+const done = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));
+
+let seconds = null;
+while (!exited && performance.now() - started < 180_000) {
+  try {
+    const r = await fetch(`http://127.0.0.1:${port}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
+    if (r.ok) {
+      seconds = (performance.now() - started) / 1000;
+      break;
+    }
+  } catch {
+    // not listening yet
+  }
+  await new Promise((r) => setTimeout(r, 50));
+}
+if (!exited) process.kill(-child.pid, 'SIGTERM');
+await done;
+if (seconds === null) {
+  console.error(`first-answer: no answer (log: ${join(dir, 'svc.log')})`);
+  process.exit(1);
+}
+console.log(`${[cmd, ...args].join(' ')}: first answer after ${seconds.toFixed(2)} s`);
