@@ -25,6 +25,8 @@ export class SchemaService {
   constructor(
     private readonly functions: readonly SystemFunction[],
     private readonly extraSdl: readonly string[],
+    /** Changes made to each new schema before anyone sees it (stored descriptions, seed 001). */
+    private readonly decorate: (schema: GraphQLSchema) => void = () => undefined,
   ) {}
 
   get current(): ServedSchema {
@@ -34,6 +36,7 @@ export class SchemaService {
 
   rebuild(catalogs: readonly ResolvedCatalog[], deps: ResolverDeps): ServedSchema {
     const { surface, schema } = compileSchema(catalogs, this.functions, this.extraSdl);
+    this.decorate(schema);
     const version = (this.served?.version ?? 0) + 1;
     attachResolvers(schema, surface.index, deps, version);
     this.served = { schema, index: surface.index, sdl: surface.sdl, version };

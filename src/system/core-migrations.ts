@@ -2,7 +2,7 @@
 // refused with a clear message (SPEC §11). The same DDL runs on DuckDB and PostgreSQL; `JSON`
 // becomes `JSONB` on PostgreSQL.
 
-export const CORE_SCHEMA_VERSION = 1;
+export const CORE_SCHEMA_VERSION = 2;
 
 export const MIGRATIONS: readonly (readonly string[])[] = [
   // version 1
@@ -29,5 +29,54 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
       ON CONFLICT DO NOTHING`,
     `INSERT INTO role_permissions (role, type_name, field_name, disabled) VALUES ('readonly', 'Mutation', '*', TRUE)
       ON CONFLICT DO NOTHING`,
+  ],
+  // version 2: compiled catalogs (seed 001 "Core database tables"), read by core.catalog.
+  // `vec` holds embeddings (EMBEDDER_URL); its length is the embedder's, so the list is unsized.
+  [
+    `CREATE TABLE IF NOT EXISTS _schema_catalogs (
+      name VARCHAR PRIMARY KEY, version VARCHAR NOT NULL DEFAULT '', description VARCHAR NOT NULL DEFAULT '',
+      long_description VARCHAR NOT NULL DEFAULT '', source_type VARCHAR NOT NULL DEFAULT '', prefix VARCHAR NOT NULL DEFAULT '',
+      as_module BOOLEAN NOT NULL DEFAULT FALSE, read_only BOOLEAN NOT NULL DEFAULT FALSE, is_summarized BOOLEAN NOT NULL DEFAULT FALSE,
+      disabled BOOLEAN NOT NULL DEFAULT FALSE, suspended BOOLEAN NOT NULL DEFAULT FALSE, vec FLOAT[])`,
+    `CREATE TABLE IF NOT EXISTS _schema_types (
+      name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, description VARCHAR NOT NULL DEFAULT '', long_description VARCHAR NOT NULL DEFAULT '',
+      hugr_type VARCHAR NOT NULL DEFAULT '', module VARCHAR NOT NULL DEFAULT '', catalog VARCHAR, directives JSON DEFAULT '[]',
+      interfaces VARCHAR NOT NULL DEFAULT '', union_types VARCHAR NOT NULL DEFAULT '', is_summarized BOOLEAN NOT NULL DEFAULT FALSE, vec FLOAT[])`,
+    `CREATE INDEX IF NOT EXISTS _schema_types_catalog ON _schema_types (catalog)`,
+    `CREATE INDEX IF NOT EXISTS _schema_types_hugr_type ON _schema_types (hugr_type)`,
+    `CREATE INDEX IF NOT EXISTS _schema_types_kind ON _schema_types (kind)`,
+    `CREATE TABLE IF NOT EXISTS _schema_fields (
+      type_name VARCHAR NOT NULL, name VARCHAR NOT NULL, field_type VARCHAR NOT NULL, field_type_name VARCHAR NOT NULL DEFAULT '',
+      description VARCHAR NOT NULL DEFAULT '', long_description VARCHAR NOT NULL DEFAULT '', hugr_type VARCHAR NOT NULL DEFAULT '',
+      catalog VARCHAR, dependency_catalog VARCHAR, directives JSON DEFAULT '[]', is_pk BOOLEAN NOT NULL DEFAULT FALSE,
+      is_summarized BOOLEAN NOT NULL DEFAULT FALSE, vec FLOAT[], ordinal INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (type_name, name))`,
+    `CREATE INDEX IF NOT EXISTS _schema_fields_type_name ON _schema_fields (type_name)`,
+    `CREATE INDEX IF NOT EXISTS _schema_fields_catalog ON _schema_fields (catalog)`,
+    `CREATE INDEX IF NOT EXISTS _schema_fields_hugr_type ON _schema_fields (hugr_type)`,
+    `CREATE INDEX IF NOT EXISTS _schema_fields_dependency_catalog ON _schema_fields (dependency_catalog)`,
+    `CREATE TABLE IF NOT EXISTS _schema_arguments (
+      type_name VARCHAR NOT NULL, field_name VARCHAR NOT NULL, name VARCHAR NOT NULL, arg_type VARCHAR NOT NULL,
+      arg_type_name VARCHAR NOT NULL DEFAULT '', default_value VARCHAR, description VARCHAR NOT NULL DEFAULT '',
+      directives JSON DEFAULT '[]', ordinal INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (type_name, field_name, name))`,
+    `CREATE INDEX IF NOT EXISTS _schema_arguments_type_name ON _schema_arguments (type_name)`,
+    `CREATE INDEX IF NOT EXISTS _schema_arguments_field ON _schema_arguments (type_name, field_name)`,
+    `CREATE TABLE IF NOT EXISTS _schema_enum_values (
+      type_name VARCHAR NOT NULL, name VARCHAR NOT NULL, description VARCHAR NOT NULL DEFAULT '', directives JSON DEFAULT '[]',
+      ordinal INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (type_name, name))`,
+    `CREATE INDEX IF NOT EXISTS _schema_enum_values_type_name ON _schema_enum_values (type_name)`,
+    `CREATE TABLE IF NOT EXISTS _schema_directives (
+      name VARCHAR PRIMARY KEY, description VARCHAR NOT NULL DEFAULT '', locations VARCHAR NOT NULL DEFAULT '',
+      is_repeatable BOOLEAN NOT NULL DEFAULT FALSE, arguments JSON DEFAULT '[]')`,
+    `CREATE TABLE IF NOT EXISTS _schema_modules (
+      name VARCHAR PRIMARY KEY, description VARCHAR NOT NULL DEFAULT '', long_description VARCHAR NOT NULL DEFAULT '',
+      query_root VARCHAR, mutation_root VARCHAR, function_root VARCHAR, mut_function_root VARCHAR,
+      is_summarized BOOLEAN NOT NULL DEFAULT FALSE, disabled BOOLEAN NOT NULL DEFAULT FALSE, vec FLOAT[])`,
+    `CREATE TABLE IF NOT EXISTS _schema_catalog_dependencies (
+      catalog_name VARCHAR NOT NULL, depends_on VARCHAR NOT NULL, PRIMARY KEY (catalog_name, depends_on))`,
+    `CREATE TABLE IF NOT EXISTS _schema_data_objects (name VARCHAR PRIMARY KEY, filter_type_name VARCHAR, args_type_name VARCHAR)`,
+    `CREATE TABLE IF NOT EXISTS _schema_data_object_queries (
+      name VARCHAR NOT NULL, object_name VARCHAR NOT NULL, query_root VARCHAR, query_type VARCHAR, PRIMARY KEY (name, object_name))`,
+    `CREATE TABLE IF NOT EXISTS _schema_module_type_catalogs (
+      type_name VARCHAR NOT NULL, catalog_name VARCHAR NOT NULL, PRIMARY KEY (type_name, catalog_name))`,
   ],
 ];

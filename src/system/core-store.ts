@@ -27,7 +27,8 @@ export interface CatalogSourceRow {
 export class CoreStore {
   constructor(readonly runtime: DataSourceRuntime) {}
 
-  private t(table: string): string {
+  /** A core table, qualified for its database. */
+  t(table: string): string {
     const q = (s: string) => this.runtime.compiler.quoteIdentifier(s);
     return this.runtime.tableName({ table } as DataObject).map(q).join('.');
   }

@@ -35,7 +35,18 @@ export class Lifecycle {
     private readonly core: CoreStore,
     private readonly rebuild: () => void,
     private readonly log: Logger,
+    /** Writes the served schema to the core database (`_schema_*` tables, seed 001). */
+    private readonly persist: () => Promise<void> = async () => undefined,
   ) {}
+
+  /** Set while every source loads at start: the schema is persisted once, at the end. */
+  private starting = false;
+
+  private async persisted(): Promise<void> {
+    if (this.starting) return;
+    // The source is served either way; a core database that refuses the write is reported.
+    await this.persist().catch((e: Error) => this.log.warn({ error: e.message }, 'compiled catalogs not stored in the core database'));
+  }
 
   private async compile(row: DataSourceRow): Promise<ResolvedCatalog> {
     if (row.self_defined) {
@@ -77,6 +88,7 @@ export class Lifecycle {
           this.rebuild();
           throw new PublicError(ErrorCode.CatalogInvalid, `schema of data source "${name}" conflicts with the served schema: ${(e as Error).message}`);
         }
+        await this.persisted();
         this.log.info({ source: name, objects: catalog.objects.length }, 'data source loaded');
         return { success: true, message: `data source "${name}" loaded` };
       } catch (e) {
@@ -98,14 +110,21 @@ export class Lifecycle {
       // now fail with "not loaded": a DuckDB file can be attached once only, so it is detached now.
       await previous.runtime.close().catch(() => undefined);
       this.registry.setStatus(name, { state: 'unloaded', message: 'unloaded', warnings: [], log: [] });
+      await this.persisted();
       return { success: true, message: `data source "${name}" unloaded` };
     });
   }
 
   async loadAll(): Promise<void> {
-    for (const row of await this.core.dataSources()) {
-      if (!row.disabled) await this.load(row.name);
+    this.starting = true;
+    try {
+      for (const row of await this.core.dataSources()) {
+        if (!row.disabled) await this.load(row.name);
+      }
+    } finally {
+      this.starting = false;
     }
+    await this.persisted();
   }
 
   async status(name: string): Promise<string> {

@@ -20,6 +20,11 @@ import { systemHandlers } from './functions.js';
 import { infoHandlers } from './info.js';
 import { compileMetaCatalog, META_SOURCE } from './meta/catalog.js';
 import { ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL } from './modules.js';
+import { Descriptions } from './catalog/descriptions.js';
+import { schemaHandlers } from './catalog/functions.js';
+import { CatalogStore } from './catalog/store.js';
+import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
+import { Serial } from '../shared/mutex.js';
 import { Lifecycle } from './lifecycle.js';
 
 export class SvcRuntime {
@@ -59,7 +64,8 @@ export class SvcRuntime {
     const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS, config.QUERY_TIMEOUT);
     const registry = new SourceRegistry();
     const executor = new Executor(log, config.DEBUG, config.MAX_PARALLEL_QUERIES, config.ALLOW_PARALLEL);
-    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
+    const descriptions = new Descriptions();
+    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => descriptions.apply(s));
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
@@ -72,8 +78,25 @@ export class SvcRuntime {
     const coreCatalog = compileCoreCatalog(coreType, config.CORE_DB_READONLY);
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     registry.set(META_SOURCE, { runtime: DuckDbSource.over(engine, META_SOURCE), catalog: compileMetaCatalog() }, []);
-    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log);
-    const handlers = { ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config) };
+    // The catalog views read the core database through the core source's own runtime.
+    registry.set(CATALOG_VIEWS_SOURCE, { runtime: coreRuntime, catalog: compileCatalogViews(coreType) }, []);
+    const catalogs = new CatalogStore(core, descriptions);
+    await catalogs.loadDescriptions();
+    const writes = new Serial();
+    const persist = (force = false) =>
+      config.CORE_DB_READONLY ? Promise.resolve() : writes.run(async () => {
+        const described = new Map((await core.dataSources()).map((r) => [r.name, { description: r.description }]));
+        await catalogs.sync(schema.current.schema, schema.current.index, registry.catalogs(), (n) => described.get(n), force);
+      });
+    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log, persist);
+    const refresh = async (force?: boolean) => {
+      rebuild();
+      await persist(force);
+    };
+    const handlers = {
+      ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config),
+      ...schemaHandlers({ store: catalogs, registry, refresh }),
+    };
     const cache = await ResultCache.create(config, log);
     runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache);
     rebuild();
