@@ -74,7 +74,9 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
         const t = { from: num(args.from), to: num(args.to), buffer: num(args.buffer), simplifyFactor: num(args.simplify_factor) };
         expr = { kind: 'geo_transform', expr, transforms: transforms ?? [], ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
       }
-      const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list };
+      // A stored column declared `!` is never null; computed and transformed values may be.
+      const notNull = column.nonNull && expr.kind === 'column';
+      const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}) };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'scalar' });
       continue;
@@ -212,19 +214,23 @@ function planRelationList(
 }
 
 /** Resolves an `order_by` path over the selected fields and aliases (SPEC §4). */
-function orderExpr(sel: SelectNode, path: string[], full: string, objName: string): Expr {
+function orderExpr(sel: SelectNode, path: string[], full: string, objName: string): { expr: Expr; notNull: boolean } {
   const [head, ...rest] = path;
   const f = sel.fields.find((x) => x.key === head);
   if (!f) throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is not selected`);
-  if (f.kind === 'scalar' && rest.length === 0) return f.expr;
-  if (f.kind === 'object' && rest.length) return { kind: 'subquery', select: f.select, value: orderExpr(f.select, rest, full, objName) };
-  // An @unnest relation is joined: its columns order the joined rows directly.
+  if (f.kind === 'scalar' && rest.length === 0) return { expr: f.expr, notNull: f.notNull === true };
+  // An N:1 path is null when no related row is visible, whatever its column says.
+  if (f.kind === 'object' && rest.length) return { expr: { kind: 'subquery', select: f.select, value: orderExpr(f.select, rest, full, objName).expr }, notNull: false };
+  // An @unnest relation is joined (inner): its columns order the joined rows directly.
   if (f.kind === 'unnest' && rest.length) return orderExpr(f.select, rest, full, objName);
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
 }
 
 function orderItems(sel: SelectNode, order: OrderArg[] | undefined | null, obj: DataObject): OrderItem[] {
-  return (order ?? []).map((o) => ({ expr: orderExpr(sel, o.field.split('.'), o.field, obj.name), desc: o.direction === 'DESC' }));
+  return (order ?? []).map((o) => {
+    const { expr, notNull } = orderExpr(sel, o.field.split('.'), o.field, obj.name);
+    return { expr, desc: o.direction === 'DESC', ...(notNull ? { notNull } : {}) };
+  });
 }
 
 /** Plans the rows of `obj` under `alias` with the list arguments of SPEC §4. */

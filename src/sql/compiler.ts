@@ -178,14 +178,20 @@ export abstract class SqlCompiler {
       return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull), label)}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
     }
     if (sel.joins?.length) return this.limitedJoined(sel, ctx, emptyAsNull, label);
-    const order = this.orderList(this.effectiveOrder(sel), ctx);
+    const items = this.effectiveOrder(sel);
+    const order = this.orderList(items, ctx);
     const alias = this.quoteIdentifier(sel.from.alias);
     const distinct = sel.distinctOn?.length ? `DISTINCT ON (${sel.distinctOn.map((e) => this.expr(e, ctx)).join(', ')}) ` : '';
-    const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS ${RN}` : '';
+    // The derived table keeps the alias and every column, so an order of plain columns is written
+    // again on the outside (a sort of the few rows kept). Other orders (N:1 paths, computed
+    // values) are numbered inside rather than computed twice.
+    const plain = items.every((o) => o.expr.kind === 'column' && o.expr.table === sel.from.alias);
+    const rn = order && !plain ? `, row_number() OVER (ORDER BY ${order}) AS ${RN}` : '';
     const rows =
       `(SELECT ${distinct}${alias}.*${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
       `${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}) AS ${alias}`;
-    return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order ? `${alias}.${RN}` : '', emptyAsNull), label)}${as} FROM ${rows}`;
+    const outer = !order ? '' : plain ? order : `${alias}.${RN}`;
+    return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), outer, emptyAsNull), label)}${as} FROM ${rows}`;
   }
 
   /**
@@ -252,9 +258,21 @@ export abstract class SqlCompiler {
     return ` WHERE ${parts.map((p) => this.filter(p, ctx)).join(' AND ')}`;
   }
 
+  /**
+   * svc sorts nulls as the smallest value: first ascending, last descending (docs/sql.md). The
+   * clause is written only where it changes the answer, a value that can be null sorted the other
+   * way than the database does by default: `NULLS LAST` on every key stops PostgreSQL from walking
+   * an index backwards, so it sorted every matching row before the LIMIT.
+   */
   protected orderList(items: readonly OrderItem[], ctx: SqlContext): string {
-    return items.map((o) => `${this.expr(o.expr, ctx)} ${o.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`).join(', ');
+    return items.map((o) => {
+      const nulls = o.notNull || this.nullsFirstByDefault(o.desc) === !o.desc ? '' : o.desc ? ' NULLS LAST' : ' NULLS FIRST';
+      return `${this.expr(o.expr, ctx)} ${o.desc ? 'DESC' : 'ASC'}${nulls}`;
+    }).join(', ');
   }
+
+  /** Where the database puts nulls when the ORDER BY says nothing, per direction. */
+  protected abstract nullsFirstByDefault(desc: boolean): boolean;
 
   /**
    * LIMIT and OFFSET are written as integer literals: DuckDB refuses parameters there inside

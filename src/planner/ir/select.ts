@@ -17,11 +17,16 @@ export interface FromNode {
 export interface OrderItem {
   readonly expr: Expr;
   readonly desc: boolean;
+  /**
+   * The value is never null (a stored column declared `!`): where nulls sort needs no saying, so
+   * the database may walk an index in either direction (docs/sql.md, "Ordering and nulls").
+   */
+  readonly notNull?: boolean;
 }
 
 /** One key of an output object. */
 export type OutField =
-  | { readonly kind: 'scalar'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean }
+  | { readonly kind: 'scalar'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean; readonly notNull?: boolean }
   | { readonly kind: 'const'; readonly key: string; readonly value: string | number | boolean | null }
   | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode }

@@ -56,6 +56,11 @@ export class DuckDbCompiler extends SqlCompiler {
 
   readonly dialect = 'duckdb';
 
+  /** DuckDB's default_null_order is nulls_last in both directions (svc never changes it). */
+  protected override nullsFirstByDefault(_desc: boolean): boolean {
+    return false;
+  }
+
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
   }

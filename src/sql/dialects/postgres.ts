@@ -49,6 +49,11 @@ export class PostgresCompiler extends SqlCompiler {
     super();
   }
 
+  /** PostgreSQL treats null as larger than any value: last ascending, first descending. */
+  protected override nullsFirstByDefault(desc: boolean): boolean {
+    return desc;
+  }
+
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
   }
@@ -168,7 +173,9 @@ export class PostgresCompiler extends SqlCompiler {
       }
       case 'DateTime':
         return `CASE WHEN ${expr} IS NULL THEN NULL WHEN extract(microseconds FROM ${expr})::bigint % 1000000 = 0 THEN to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS') ELSE to_char(${expr}, 'YYYY-MM-DD"T"HH24:MI:SS.US') END`;
+      // json_build_object writes a date in ISO 8601 by itself (not by DateStyle); no cast to text.
       case 'Date':
+        return expr;
       case 'Time':
         return `(${expr})::text`;
       default:

@@ -1,0 +1,7 @@
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id", 'ship_date': CAST("t0"."ship_date" AS VARCHAR)} ORDER BY "t0"."ship_date" ASC NULLS FIRST, "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."orders" AS "t0" ORDER BY "t0"."ship_date" ASC NULLS FIRST, "t0"."id" ASC LIMIT 3) AS "t0";
+
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id", 'note': "t0"."note"} ORDER BY "t0"."note" DESC, "t0"."id" DESC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."orders" AS "t0" ORDER BY "t0"."note" DESC, "t0"."id" DESC LIMIT 3) AS "t0";
+
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'name': "t0"."name", 'email': "t0"."email"} ORDER BY "t0"."email" DESC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."customers" AS "t0" ORDER BY "t0"."email" DESC LIMIT 2000) AS "t0";
+
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'order_id': "t0"."order_id", 'line': "t0"."line", 'order': (SELECT {'note': "t1"."note"} AS result FROM "shop"."main"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id")} ORDER BY "t0"."__svc_rn") END) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY (SELECT "t1"."note" FROM "shop"."main"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id" LIMIT 1) ASC NULLS FIRST, "t0"."order_id" ASC, "t0"."line" ASC) AS "__svc_rn" FROM "shop"."main"."order_items" AS "t0" ORDER BY (SELECT "t1"."note" FROM "shop"."main"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id" LIMIT 1) ASC NULLS FIRST, "t0"."order_id" ASC, "t0"."line" ASC LIMIT 4) AS "t0";

@@ -1,0 +1,7 @@
+SELECT COALESCE(json_agg(json_build_object('id', "t0"."id", 'ship_date', "t0"."ship_date") ORDER BY "t0"."ship_date" ASC NULLS FIRST, "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."orders" AS "t0" ORDER BY "t0"."ship_date" ASC NULLS FIRST, "t0"."id" ASC LIMIT 3) AS "t0";
+
+SELECT COALESCE(json_agg(json_build_object('id', "t0"."id", 'note', "t0"."note") ORDER BY "t0"."note" DESC NULLS LAST, "t0"."id" DESC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."orders" AS "t0" ORDER BY "t0"."note" DESC NULLS LAST, "t0"."id" DESC LIMIT 3) AS "t0";
+
+SELECT COALESCE(json_agg(json_build_object('name', "t0"."name", 'email', "t0"."email") ORDER BY "t0"."email" DESC NULLS LAST), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."customers" AS "t0" ORDER BY "t0"."email" DESC NULLS LAST LIMIT 2000) AS "t0";
+
+SELECT COALESCE(json_agg(json_build_object('order_id', "t0"."order_id", 'line', "t0"."line", 'order', (SELECT json_build_object('note', "t1"."note") AS result FROM "public"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id")) ORDER BY "t0"."__svc_rn"), '[]'::json) AS result FROM (SELECT "t0".*, row_number() OVER (ORDER BY (SELECT "t1"."note" FROM "public"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id" LIMIT 1) ASC NULLS FIRST, "t0"."order_id" ASC, "t0"."line" ASC) AS "__svc_rn" FROM "public"."order_items" AS "t0" ORDER BY (SELECT "t1"."note" FROM "public"."orders" AS "t1" WHERE "t1"."id" = "t0"."order_id" LIMIT 1) ASC NULLS FIRST, "t0"."order_id" ASC, "t0"."line" ASC LIMIT 4) AS "t0";
