@@ -1,5 +1,6 @@
 // Runs plans: one statement per root read, writes inside the request's transaction.
 import type { Logger } from '../shared/logger.js';
+import { RawJson } from '../shared/json.js';
 import { Semaphore } from '../shared/semaphore.js';
 import type { InsertTree } from '../planner/mutation.js';
 import type { DeleteNode, UpdateNode } from '../planner/ir/mutation.js';
@@ -76,6 +77,13 @@ export class Executor {
         const rows = await conn.all(stmt);
         const v = rows[0] ? Object.values(rows[0])[0] : null;
         return typeof v === 'string' ? JSON.parse(v) : (v ?? null);
+      });
+    }
+    // The fast path writes the database's JSON into the response without parsing it here.
+    if (ctx.rawJson && runtime.queryText) {
+      return this.timed(ctx, runtime, stmt, async () => {
+        const text = await runtime.queryText!(stmt);
+        return text === null ? null : new RawJson(text);
       });
     }
     return this.timed(ctx, runtime, stmt, () => runtime.queryJson(stmt));

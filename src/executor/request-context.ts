@@ -29,6 +29,17 @@ export class RequestContext {
   /** Data objects this request wrote; announced once the writes are committed. */
   readonly written = new Set<string>();
 
+  /**
+   * Set by the fast path (src/pipeline/fast-path/) while it runs the root fields: reads return the
+   * database's JSON text (RawJson) instead of a parsed value.
+   */
+  rawJson = false;
+  /**
+   * Root field answers the fast path already fetched but could not complete itself, by response
+   * key: graphql-js completes them instead, without asking the database again.
+   */
+  readonly prefetched = new Map<string, { readonly value: unknown } | { readonly error: unknown }>();
+
   /** `[$auth.*]` values of this identity (permission filters, stamps, SQL templates). */
   readonly authVars: Readonly<Record<string, unknown>>;
 

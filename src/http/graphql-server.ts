@@ -15,9 +15,11 @@ import type { WriteEvents } from '../executor/write-events.js';
 import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { stringifyJson } from '../shared/json.js';
+import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
 import { depthLimit } from './depth-limit.js';
+import { fastPathPlugin } from '../pipeline/fast-path/plugin.js';
+import { planningWork } from '../pipeline/metrics.js';
 
 /** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
 const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
@@ -125,7 +127,8 @@ export async function createGraphqlServer(
     fieldResolver: byResponseKey,
     validationRules: [depthLimit(config.MAX_DEPTH)],
     formatError: format,
-    stringifyResult: (v) => stringifyJson(v),
+    // Answers of the fast path may hold the database's JSON text, written in as it is.
+    stringifyResult: (v) => stringifyResponse(v as Record<string, unknown>),
     includeStacktraceInErrorResponses: false,
     // Bodies are parsed by Fastify, which accepts JSON only; GET cannot run mutations. That is the
     // protection Apollo's CSRF check adds, and the check would refuse plain GET /query calls.
@@ -135,6 +138,10 @@ export async function createGraphqlServer(
     // plugin's per-field hook costs time on every resolved field.
     plugins: [
       responsePlugin(log, writes, schemas, roleSchemas),
+      // Apollo calls these only when its document cache misses (one parsed, validated document per query text).
+      { async requestDidStart() { return { async parsingDidStart() { planningWork.inc({ step: 'parse' }); }, async validationDidStart() { planningWork.inc({ step: 'validate' }); } }; } },
+      // After responsePlugin: a restricted role's introspection is answered there first.
+      fastPathPlugin(),
       // jq() fields are transformed once the whole result exists (SPEC §8).
       ...(jq ? [jqFieldsPlugin({ engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
       ApolloServerPluginCacheControlDisabled(),

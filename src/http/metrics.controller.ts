@@ -3,6 +3,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { cacheMetrics } from '../cache/index.js';
+import { pipelineRegistry } from '../pipeline/metrics.js';
 import { SvcRuntime } from '../system/runtime.js';
 
 const registry = new Registry();
@@ -19,7 +20,7 @@ export class MetricsController {
 
   @Get()
   async metrics(@Res() reply: FastifyReply): Promise<void> {
-    const merged = Registry.merge([registry, cacheMetrics.registry]);
+    const merged = Registry.merge([registry, cacheMetrics.registry, pipelineRegistry]);
     void reply.header('content-type', merged.contentType).send(await merged.metrics());
   }
 }

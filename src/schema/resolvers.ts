@@ -21,6 +21,9 @@ import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
 import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { markPlain, markReadRoot } from '../pipeline/fast-path/marks.js';
+import { planningWork } from '../pipeline/metrics.js';
+import { RawJson } from '../shared/json.js';
 import type { Row } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { DataRootField, SchemaIndex } from './surface.js';
@@ -147,12 +150,20 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
       const reads = new Set<string>();
       const v = await inner(source, args, ctx, info, reads);
       options.tags.push(...reads);
-      return v;
+      // The cache keeps values, never the fast path's unparsed text.
+      return v instanceof RawJson ? v.parse() : v;
     }, { refresh: rule.refresh });
     if (hit) ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
     return value;
   };
   return async (source, args: Args, ctx, info) => {
+    // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
+    const early = info.path.prev === undefined ? ctx.prefetched.get(String(info.path.key)) : undefined;
+    if (early) {
+      ctx.prefetched.delete(String(info.path.key));
+      if ('error' in early) throw early.error;
+      return early.value;
+    }
     if (!info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'stats'))) return cached(source, args, ctx, info);
     // @stats: the field's time and whether the cache answered, in extensions.stats.
     const path = responsePathAsArray(info.path).join('.');
@@ -181,6 +192,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
     const planReads = new Set<string>();
     /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
     const run = (plan: RootQuery) => {
+      planningWork.inc({ step: 'plan' });
       const stmt = runtime.compiler.compileQuery(plan, ctx.timezone);
       if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads] });
       for (const r of planReads) reads?.add(r);
@@ -280,6 +292,7 @@ function guardFields(schema: GraphQLSchema): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
+      if (!field.resolve) markPlain(field);
       const inner = (field.resolve ?? byResponseKey) as GraphQLFieldResolver<unknown, RequestContext>;
       const returns = getNamedType(field.type).name;
       field.resolve = ((source, args, ctx: RequestContext, info) => {
@@ -300,7 +313,10 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
   for (const coord of index.modules) field(coord).resolve = () => ({});
     // One plan cache per served schema: a new schema starts with an empty one.
   const plans = new PlanCache();
-  for (const [coord, root] of index.roots) field(coord).resolve = dataResolver(root, index, deps, plans, version) as GraphQLFieldResolver<unknown, unknown>;
+  for (const [coord, root] of index.roots) {
+    field(coord).resolve = dataResolver(root, index, deps, plans, version) as GraphQLFieldResolver<unknown, unknown>;
+    if (READS.has(root.kind)) markReadRoot(field(coord));
+  }
   for (const [coord, handlerId] of index.functions) {
     const handler = deps.functions[handlerId];
     if (!handler) throw new PublicError(ErrorCode.Internal, `no handler "${handlerId}" for ${coord}`);

@@ -76,3 +76,28 @@ export function stringifyJson(value: unknown): string {
   const { text, found } = stringifyMarkingBigInts(value, MARK);
   return found ? text!.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text!;
 }
+
+/**
+ * A JSON document kept as the database wrote it, to be written into the response as it is (the
+ * fast path, src/pipeline/fast-path/). Anything that needs the value parses it.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+
+  parse(): unknown {
+    return parseDbJson(this.text);
+  }
+
+  toJSON(): unknown {
+    return this.parse();
+  }
+}
+
+/** A GraphQL response as text: `data` entries held as RawJson are spliced in unparsed. */
+export function stringifyResponse(result: Readonly<Record<string, unknown>>): string {
+  const data = result.data as Record<string, unknown> | null | undefined;
+  if (!data || !Object.values(data).some((v) => v instanceof RawJson)) return stringifyJson(result);
+  const entry = (k: string, v: unknown) => `${JSON.stringify(k)}:${v instanceof RawJson ? v.text : stringifyJson(v ?? null)}`;
+  const dataText = `{${Object.entries(data).map(([k, v]) => entry(k, v)).join(',')}}`;
+  return `{${Object.entries(result).filter(([, v]) => v !== undefined).map(([k, v]) => (k === 'data' ? `"data":${dataText}` : entry(k, v))).join(',')}}`;
+}

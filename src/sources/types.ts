@@ -21,6 +21,8 @@ export interface DataSourceRuntime {
   tableName(obj: DataObject): readonly string[];
   /** Runs a root read statement and returns its single JSON result (parsed), or null. */
   queryJson(stmt: CompiledSql): Promise<unknown>;
+  /** The same result as the database wrote it, unparsed (the fast path splices it into the response). */
+  queryText?(stmt: CompiledSql): Promise<string | null>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T>;
   /** Rows of one statement on a pooled connection, outside any transaction (core lookups). */

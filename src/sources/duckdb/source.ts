@@ -72,12 +72,17 @@ export class DuckDbSource implements DataSourceRuntime {
   }
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
+    const text = await this.queryText(stmt);
+    return text === null ? null : parseDbJson(text);
+  }
+
+  async queryText(stmt: CompiledSql): Promise<string | null> {
     return this.engine.withConnection(async (c) => {
       const prepared = await this.engine.prepared(c, stmt.sql, this.name);
       prepared.bind(stmt.params as never);
       const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll());
       const v = r.getRows()[0]?.[0];
-      return v === null || v === undefined ? null : parseDbJson(String(v));
+      return v === null || v === undefined ? null : String(v);
     });
   }
 

@@ -165,6 +165,11 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
+    const text = await this.queryText(stmt);
+    return text === null ? null : parseDbJson(text);
+  }
+
+  async queryText(stmt: CompiledSql): Promise<string | null> {
     return this.withClient(async (c) => {
       // Read the JSON as text and parse it ourselves, so integers beyond 2^53 stay exact. Named
       // statements are parsed and planned once per connection (pg keeps them by name).
@@ -172,7 +177,7 @@ export class PostgresSource implements DataSourceRuntime {
         .query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT })
         .catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
       const v = r.rows[0]?.[0] as string | null | undefined;
-      return v === null || v === undefined ? null : parseDbJson(v);
+      return v ?? null;
     });
   }
 

@@ -1,0 +1,19 @@
+// Work the request pipeline did or skipped, for GET /metrics (SPEC §1). A repeated request should
+// parse, validate and plan nothing (DESIGN.md §4); these counters show whether it did.
+import { Counter, Registry } from 'prom-client';
+
+export const pipelineRegistry = new Registry();
+
+/** Parses, validations and plans actually made (cache misses); a cached request adds none. */
+export const planningWork = new Counter({
+  name: 'svc_planning_total', help: 'GraphQL parses, validations and root field plans actually made (not served from a cache)',
+  labelNames: ['step'] as const, registers: [pipelineRegistry],
+});
+
+/**
+ * Query operations the fast path answered: `spliced` (the database's JSON written as it is),
+ * `completed` (completed without graphql-js), `general` (fetched, then left to graphql-js).
+ */
+export const fastPathAnswers = new Counter({
+  name: 'svc_fast_path_total', help: 'Query operations answered by the fast path, by outcome', labelNames: ['outcome'] as const, registers: [pipelineRegistry],
+});

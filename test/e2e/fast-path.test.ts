@@ -1,0 +1,138 @@
+// The fast path and the plan caches, end to end on both dialects (issue 16): a catalog read is
+// answered from the database's JSON without graphql-js, a repeated request parses, validates and
+// plans nothing, and what the fast path cannot prove identical is completed by graphql-js from
+// the answer already fetched (one statement, the same errors).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Dialects, startDialects } from '../support/dialects.js';
+import { startApp, type TestApp, tempDir } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/pg.js';
+
+/** Counter values of /metrics, by `name{labels}`. */
+async function counters(app: TestApp): Promise<Map<string, number>> {
+  const r = await app.request({ method: 'GET', url: '/metrics' });
+  const out = new Map<string, number>();
+  for (const line of r.text.split('\n')) {
+    const m = /^(svc_(?:planning|fast_path)_total\{[^}]*\}) (\d+)/.exec(line);
+    if (m) out.set(m[1]!, Number(m[2]));
+  }
+  return out;
+}
+
+/** How much each counter grew while `fn` ran. */
+async function growth(app: TestApp, fn: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = await counters(app);
+  await fn();
+  const after = await counters(app);
+  const out: Record<string, number> = {};
+  for (const [k, v] of after) if (v - (before.get(k) ?? 0)) out[k] = v - (before.get(k) ?? 0);
+  return out;
+}
+
+const PARSE = 'svc_planning_total{step="parse"}';
+const VALIDATE = 'svc_planning_total{step="validate"}';
+const PLAN = 'svc_planning_total{step="plan"}';
+const SPLICED = 'svc_fast_path_total{outcome="spliced"}';
+const GENERAL = 'svc_fast_path_total{outcome="general"}';
+
+let dialects: Dialects;
+beforeAll(async () => {
+  dialects = await startDialects();
+}, 120_000);
+afterAll(() => dialects?.close());
+
+const Q = `query Orders($limit: Int!) {
+  __typename
+  first: shop_orders(order_by: [{field: "id"}], limit: $limit) { __typename id note when: ordered_at ...Who }
+  one: shop_orders_by_pk(id: 2) { id status }
+  none: shop_orders_by_pk(id: 999) { id }
+}
+fragment Who on shop_orders { customer { name email } items(nested_order_by: [{field: "line"}]) { line quantity } }`;
+
+describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
+  const app = () => dialects.all.find((d) => d.name === name)!;
+
+  it('answers catalog reads from the database JSON, with aliases, fragments, __typename and nulls as graphql-js would', async () => {
+    const d = app();
+    d.statements.length = 0;
+    let r: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    const grew = await growth(d.app, async () => (r = await d.app.gql(Q, { limit: 2 })));
+    expect(r!.status).toBe(200);
+    expect(r!.body.errors).toBeUndefined();
+    expect(r!.body).toMatchObject({
+      data: {
+        __typename: 'Query',
+        first: [
+          { __typename: 'shop_orders', id: 1, note: null, when: '2025-03-01T12:00:00Z', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, items: [{ line: 1, quantity: 1 }, { line: 2, quantity: 2 }] },
+          { __typename: 'shop_orders', id: 2, note: 'gift wrap', when: '2025-03-15T09:00:00Z', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, items: [{ line: 1, quantity: 1 }] },
+        ],
+        one: { id: 2, status: 'pending' },
+        none: null,
+      },
+    });
+    expect(d.statements).toHaveLength(3);
+    expect(grew[SPLICED]).toBe(1);
+    expect(grew[GENERAL]).toBeUndefined();
+  });
+
+  it('parses, validates and plans a repeated request once; other variables plan again, and are bound per request', async () => {
+    const d = app();
+    const query = `query Again($id: Int!) { shop_orders_by_pk(id: $id) { id status } again_${name}: shop_customers(limit: 1) { id } }`;
+    const first = await growth(d.app, () => d.app.gql(query, { id: 1 }));
+    expect(first).toMatchObject({ [PARSE]: 1, [VALIDATE]: 1, [PLAN]: 2 });
+    d.statements.length = 0;
+    let r: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    const repeated = await growth(d.app, async () => (r = await d.app.gql(query, { id: 1 })));
+    expect(r!.body.data.shop_orders_by_pk).toEqual({ id: 1, status: 'shipped' });
+    expect(repeated[PARSE]).toBeUndefined();
+    expect(repeated[VALIDATE]).toBeUndefined();
+    expect(repeated[PLAN]).toBeUndefined();
+    expect(d.statements).toHaveLength(2);
+    const other = await growth(d.app, async () => (r = await d.app.gql(query, { id: 3 })));
+    expect(r!.body.data.shop_orders_by_pk).toEqual({ id: 3, status: 'shipped' });
+    expect(other[PARSE]).toBeUndefined();
+    // Plans are kept per variable values: both root fields are planned again.
+    expect(other[PLAN]).toBe(2);
+  });
+
+  it('takes fields computed inside the statement, and leaves resolver-backed functions to the general path', async () => {
+    const d = app();
+    const grew = await growth(d.app, () => d.app.gql('{ shop_orders(limit: 1) { id total } }'));
+    // A @function_call field is computed inside the statement: still the fast path.
+    expect(grew[SPLICED]).toBe(1);
+    const fn = await growth(d.app, () => d.app.gql('{ function { core { data_source_status(name: "shop") } } }'));
+    expect(fn[SPLICED]).toBeUndefined();
+  });
+});
+
+describe('a value the catalog says cannot be null, but is', () => {
+  let db: TestDatabase;
+  let app: TestApp;
+  beforeAll(async () => {
+    db = await createTestDatabase('svc_fast');
+    await db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text); INSERT INTO items VALUES (1, \'one\'), (2, NULL);');
+    const catalogs = join(tempDir(), 'catalogs');
+    mkdirSync(join(catalogs, 'lying'), { recursive: true });
+    writeFileSync(join(catalogs, 'lying', 'source.yaml'), `type: postgres\npath: "${db.url}"\nprefix: lying\n`);
+    writeFileSync(join(catalogs, 'lying', 'schema.graphql'), 'type items @table(name: "items") {\n  id: Int! @pk\n  name: String!\n}\n');
+    app = await startApp({ CATALOGS_DIR: catalogs });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('is reported by graphql-js as before, from the answer already fetched (one statement)', async () => {
+    let statements = 0;
+    const stop = app.runtime.executor.observe((source) => void (source === 'lying' && statements++));
+    let r: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    const grew = await growth(app, async () => (r = await app.gql('{ lying_items(order_by: [{field: "id"}]) { id name } ok: lying_items_by_pk(id: 1) { name } }')));
+    stop();
+    expect(r!.body.data).toEqual({ lying_items: [{ id: 1, name: 'one' }, null], ok: { name: 'one' } });
+    expect(r!.body.errors).toHaveLength(1);
+    expect(r!.body.errors[0]).toMatchObject({ message: 'internal server error', path: ['lying_items', 1, 'name'] });
+    expect(statements).toBe(2);
+    expect(grew[GENERAL]).toBe(1);
+  });
+});
