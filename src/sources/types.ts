@@ -21,7 +21,10 @@ export interface DataSourceRuntime {
   tableName(obj: DataObject): readonly string[];
   /** Runs a root read statement and returns its single JSON result (parsed), or null. */
   queryJson(stmt: CompiledSql): Promise<unknown>;
-  /** The same result as the database wrote it, unparsed (the fast path splices it into the response). */
+  /**
+   * The same result as the database wrote it, unparsed, offered only where that text is compact
+   * JSON (DuckDB): the fast path writes it into the response as it is.
+   */
   queryText?(stmt: CompiledSql): Promise<string | null>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T>;

@@ -34,6 +34,7 @@ const PARSE = 'svc_planning_total{step="parse"}';
 const VALIDATE = 'svc_planning_total{step="validate"}';
 const PLAN = 'svc_planning_total{step="plan"}';
 const SPLICED = 'svc_fast_path_total{outcome="spliced"}';
+const COMPLETED = 'svc_fast_path_total{outcome="completed"}';
 const GENERAL = 'svc_fast_path_total{outcome="general"}';
 
 let dialects: Dialects;
@@ -52,6 +53,8 @@ fragment Who on shop_orders { customer { name email } items(nested_order_by: [{f
 
 describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
   const app = () => dialects.all.find((d) => d.name === name)!;
+  // DuckDB's JSON text is compact and goes out as it is; PostgreSQL's (`"key" : value`) is written from the values.
+  const FAST = name === 'duckdb' ? SPLICED : COMPLETED;
 
   it('answers catalog reads from the database JSON, with aliases, fragments, __typename and nulls as graphql-js would', async () => {
     const d = app();
@@ -72,7 +75,7 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
       },
     });
     expect(d.statements).toHaveLength(3);
-    expect(grew[SPLICED]).toBe(1);
+    expect(grew[FAST]).toBe(1);
     expect(grew[GENERAL]).toBeUndefined();
   });
 
@@ -100,9 +103,9 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
     const d = app();
     const grew = await growth(d.app, () => d.app.gql('{ shop_orders(limit: 1) { id total } }'));
     // A @function_call field is computed inside the statement: still the fast path.
-    expect(grew[SPLICED]).toBe(1);
+    expect(grew[FAST]).toBe(1);
     const fn = await growth(d.app, () => d.app.gql('{ function { core { data_source_status(name: "shop") } } }'));
-    expect(fn[SPLICED]).toBeUndefined();
+    expect(fn[FAST]).toBeUndefined();
   });
 });
 
