@@ -7,12 +7,13 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module.js';
 import type { Config } from './config/schema.js';
 import { HttpErrorFilter } from './http/exception.filter.js';
+import { registerRequestLog, requestId } from './http/request-log.js';
 import type { Logger } from './shared/logger.js';
 
 export async function createApp(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): Promise<NestFastifyApplication> {
   // HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set (SPEC §2).
   const https = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } } : {};
-  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false, ...https });
+  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false, genReqId: requestId, ...https });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log, imports), adapter, { logger: ['error', 'warn'], abortOnError: false });
   if (config.CORS_ALLOWED_ORIGINS.length) {
     app.enableCors({
@@ -21,8 +22,8 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
       ...(config.CORS_ALLOWED_HEADERS.length ? { allowedHeaders: config.CORS_ALLOWED_HEADERS } : {}),
     });
   }
-  app.enableShutdownHooks();
   app.useGlobalFilters(new HttpErrorFilter());
+  registerRequestLog(app.getHttpAdapter().getInstance(), log);
   await app.init();
   return app;
 }

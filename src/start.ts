@@ -1,9 +1,13 @@
 // The query service proper (src/main.ts sets the process up first).
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { loadConfig, parseBind } from './config/load.js';
+import type { Config } from './config/schema.js';
 import { PublicError } from './shared/errors.js';
-import { createLogger } from './shared/logger.js';
+import { createLogger, type Logger } from './shared/logger.js';
 import { createApp } from './server.js';
+import { SvcRuntime } from './system/runtime.js';
+
+const PROBES = new Set(['/health', '/ready', '/metrics']);
 
 async function main(): Promise<void> {
   let config;
@@ -14,29 +18,79 @@ async function main(): Promise<void> {
     console.error(`svc: ${e instanceof PublicError ? e.message : (e as Error).message}`);
     process.exit(2);
   }
-  const log = createLogger(config.LOG_LEVEL);
+  const log = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
   const { host, port } = parseBind(config.BIND);
   const app = await createApp(config, log);
   await app.listen(port, host);
+  let service: Server | undefined;
   if (config.SERVICE_BIND) {
-    // /health and /metrics on their own listener (SPEC §2 SERVICE_BIND), e.g. for a probe port.
-    const service = parseBind(config.SERVICE_BIND);
+    // /health, /ready and /metrics on their own listener (SPEC §2 SERVICE_BIND), e.g. for a probe port.
+    const bind = parseBind(config.SERVICE_BIND);
     const fastify = app.getHttpAdapter().getInstance();
-    createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
-      if (path !== '/health' && path !== '/metrics') {
+    service = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (!PROBES.has(path)) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
         return;
       }
       void fastify.inject({ method: 'GET', url: path }).then((r) => {
         res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'text/plain') }).end(r.body);
       });
-    }).listen(service.port, service.host);
-    log.info(`svc health and metrics on http://${service.host}:${service.port}/health`);
+    }).listen(bind.port, bind.host);
+    log.info(`svc health and metrics on http://${bind.host}:${bind.port}/health`);
   }
+  stopOnSignals(config, log, async () => {
+    app.get(SvcRuntime).readiness.markStopping();
+    service?.close();
+    // Fastify stops accepting connections, lets the requests in flight finish, then the Nest
+    // shutdown hooks stop Apollo and close the sources. A keep-alive connection whose request
+    // finishes during the wait would hold the close open until the client drops it: close
+    // connections as soon as they turn idle.
+    const http = app.getHttpServer() as Server;
+    const idle = setInterval(() => http.closeIdleConnections(), 100);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(idle);
+    }
+  });
   const shown = host === '0.0.0.0' ? 'localhost' : host;
   const scheme = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? 'https' : 'http';
   log.info(`svc listening on ${scheme}://${shown}:${port}/query${config.ADMIN_UI ? ` (explorer: ${scheme}://${shown}:${port}/admin)` : ''}`);
+}
+
+/**
+ * SIGTERM or SIGINT: /ready turns 503, requests in flight finish, sources close, exit 0. Exit 1
+ * when SHUTDOWN_TIMEOUT passes first or a second signal comes.
+ */
+function stopOnSignals(config: Config, log: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl-C does not wait.
+      log.warn({ signal }, 'svc: second signal, exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'svc stopping: finishing the requests in flight');
+    setTimeout(() => {
+      log.error({ timeout_ms: config.SHUTDOWN_TIMEOUT }, 'svc: requests still running at SHUTDOWN_TIMEOUT, exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT).unref();
+    stop().then(
+      () => {
+        log.info('svc stopped');
+        log.flush?.();
+        process.exit(0);
+      },
+      (e: unknown) => {
+        log.error({ err: e }, 'svc: error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 main().catch((e: unknown) => {

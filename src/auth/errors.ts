@@ -32,3 +32,17 @@ export function tokenFailure(e: unknown, source: string): PublicError {
   if (e instanceof TypeError && /fetch/i.test(e.message)) return providerUnavailable(source);
   return unauthenticated('malformed token');
 }
+
+/** The `reason` label of svc_auth_failures_total for an authentication failure (a few fixed values). */
+export function failureReason(e: unknown): string {
+  if (!(e instanceof PublicError)) return 'error';
+  if (e.status === 503) return 'provider_unavailable';
+  if (e.status === 403) return 'forbidden';
+  const m = e.message;
+  if (/expired/.test(m)) return 'expired';
+  if (/^(token|malformed token|no key of the issuer|the token does not say)/.test(m)) return 'invalid_token';
+  if (/disabled/.test(m)) return 'disabled_key';
+  if (/Authorization scheme/.test(m)) return 'unsupported_scheme';
+  if (/required/.test(m)) return 'missing_credentials';
+  return 'invalid_credentials';
+}

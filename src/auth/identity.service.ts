@@ -2,7 +2,9 @@
 // methods in seed 000 order: API key, OIDC, JWT; anonymous only when nothing was presented.
 import type { Config } from '../config/schema.js';
 import type { Identity } from '../executor/request-context.js';
-import { unauthenticated } from './errors.js';
+import { currentRequest } from '../shared/request-scope.js';
+import { metrics } from '../shared/metrics.js';
+import { failureReason, unauthenticated } from './errors.js';
 import { AnonymousProvider } from './providers/anonymous.provider.js';
 import { ApiKeyProvider } from './providers/api-key.provider.js';
 import { JwtProvider } from './providers/jwt.provider.js';
@@ -47,7 +49,19 @@ export class IdentityService {
     this.anonymous = new AnonymousProvider(config.ALLOWED_ANONYMOUS, config.ANONYMOUS_ROLE);
   }
 
+  /** The caller of a request; refusals are counted by reason (svc_auth_failures_total). */
   async identify(headers: RawHeaders): Promise<Identity> {
+    try {
+      const identity = await this.authenticate(headers);
+      currentRequest()?.identified(identity);
+      return identity;
+    } catch (e) {
+      metrics.authFailures.inc({ reason: failureReason(e) });
+      throw e;
+    }
+  }
+
+  private async authenticate(headers: RawHeaders): Promise<Identity> {
     const req = new AuthRequest(headers);
     for (const p of this.providers) {
       const identity = await p.authenticate(req);

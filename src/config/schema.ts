@@ -122,6 +122,10 @@ export const settingsShape = {
   TLS_CERT_FILE: z.string().default(''),
   TLS_KEY_FILE: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json`: one JSON object a line, for collectors; `pretty`: a readable line, for people. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /** After SIGTERM: how long requests in flight may take before the process exits anyway (ms). */
+  SHUTDOWN_TIMEOUT: duration.default(30_000),
 } as const;
 
 export const settingsSchema = z.strictObject(settingsShape);

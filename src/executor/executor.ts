@@ -1,4 +1,5 @@
 // Runs plans: one statement per root read, writes inside the request's transaction.
+import { currentRequest } from '../shared/request-scope.js';
 import type { Logger } from '../shared/logger.js';
 import { RawJson } from '../shared/json.js';
 import { Semaphore } from '../shared/semaphore.js';
@@ -50,6 +51,8 @@ export class Executor {
 
   private async measured<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
     ctx.statements++;
+    const scope = currentRequest();
+    if (scope) scope.statements++;
     for (const o of this.observers) o(runtime.name, stmt.sql, stmt.params);
     const started = performance.now();
     try {

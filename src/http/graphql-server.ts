@@ -1,6 +1,7 @@
 // Apollo Server over the catalog-built schema. The schema comes through a small gateway object so
 // that load_data_source can swap it without a restart (DESIGN.md §1); requests in flight finish on
 // the schema they started with.
+import { currentRequest } from '../shared/request-scope.js';
 import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap } from '@apollo/server';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
@@ -50,6 +51,11 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
   return {
     async requestDidStart() {
       return {
+        async didResolveOperation(rc) {
+          // The request's log line names its operation (a jq querySvc inside it does not rename it).
+          const scope = currentRequest();
+          if (scope) scope.operation ??= rc.operationName ?? rc.operation?.operation;
+        },
         // Introspection answers from the role's own schema (SPEC §7), so nothing hidden or
         // disabled shows; data fields keep running on the full schema.
         async responseForOperation(rc) {
@@ -102,15 +108,24 @@ function singleResponse(result: { data?: unknown; errors?: readonly GraphQLError
   } as GraphQLResponse;
 }
 
+/**
+ * An internal error was logged with the request's id (the logger adds it); the client's error
+ * carries the same id, so the two can be matched.
+ */
+function logged(code: string): { request_id?: string } {
+  const id = code === ErrorCode.Internal ? currentRequest()?.id : undefined;
+  return id ? { request_id: id } : {};
+}
+
 export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { originalError?: unknown })?.originalError;
     if (original instanceof PublicError) {
-      return { ...formatted, message: original.message, extensions: { code: original.code } };
+      return { ...formatted, message: original.message, extensions: { code: original.code, ...logged(original.code) } };
     }
     if (original && !(original as { extensions?: unknown }).extensions && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: original, path: formatted.path }, 'resolver failed');
-      return { ...formatted, message: 'internal server error', extensions: { code: ErrorCode.Internal } };
+      return { ...formatted, message: 'internal server error', extensions: { code: ErrorCode.Internal, ...logged(ErrorCode.Internal) } };
     }
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
@@ -134,6 +149,8 @@ export async function createGraphqlServer(
     // protection Apollo's CSRF check adds, and the check would refuse plain GET /query calls.
     csrfPrevention: false,
     introspection: true,
+    // Apollo would stop itself on SIGTERM and kill the process; src/start.ts stops the whole server.
+    stopOnTerminationSignals: false,
     // No cache-control hints: results are cached by svc's own interceptor (SPEC §9), and the
     // plugin's per-field hook costs time on every resolved field.
     plugins: [

@@ -1,6 +1,7 @@
 // POST /jq-query (seed 000 "/jq-query behaviour", SPEC §1 and §8): authenticate as /query does, run
 // the GraphQL request through Apollo (the same complete response /query gives), then the jq
 // expression on that whole response; the jq result is the body. Failures are `{error: "..."}`.
+import { metrics } from '../shared/metrics.js';
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
@@ -88,7 +89,10 @@ export class JqController {
     const identity = await identities.identify(req.headers);
     await roles.check(identity.role);
     const access = await this.runtime.permissions.forRole(identity.role);
-    if (access.endpointDenied(JQ_QUERY_PATH)) throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
+    if (access.endpointDenied(JQ_QUERY_PATH)) {
+      metrics.authFailures.inc({ reason: 'endpoint_denied' });
+      throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
+    }
     const body = readBody(req.body);
     const cacheRequest = parseCacheHeaders(req.headers, req.body, identity.role);
     if (cacheRequest && !cacheRequest.invalidate) {

@@ -1,4 +1,5 @@
 // POST /query and GET /query (SPEC §1): authenticate, then hand the request to Apollo.
+import { metrics } from '../shared/metrics.js';
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { ApolloServer } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
@@ -49,7 +50,10 @@ export class QueryController {
       const identity = await this.identities.identify(req.headers);
       await this.roles.check(identity.role);
       const access = await this.runtime.permissions.forRole(identity.role);
-      if (access.endpointDenied('/query')) throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use /query`, 403);
+      if (access.endpointDenied('/query')) {
+        metrics.authFailures.inc({ reason: 'endpoint_denied' });
+        throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use /query`, 403);
+      }
       const timezone = requestTimeZone(req.headers, this.runtime.config.DB_TIMEZONE);
       context = new RequestContext(identity, access, timezone);
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).

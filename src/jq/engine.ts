@@ -3,6 +3,7 @@
 // (DESIGN.md §1): a pass that needs a zone table or a querySvc answer it does not have yet asks
 // for it on stderr; the engine fetches what was asked (queries run as the caller) and runs the
 // program again, up to `maxPasses` times. The time limit covers the jq work of all passes.
+import { metrics } from '../shared/metrics.js';
 import { type JqContext, authInfo } from './context.js';
 import { parseDurationMs, parseSizeMb } from './duration.js';
 import { JqError } from './errors.js';
@@ -71,7 +72,22 @@ export class JqEngine {
     this.pool = new JqPool({ threads: options.threads, memoryMb: options.memoryMb });
   }
 
+  /** Runs a program; counted and timed (svc_jq_runs_total, svc_jq_duration_seconds). */
   async run(req: JqRunRequest): Promise<JqResult> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      return await this.execute(req);
+    } catch (e) {
+      outcome = e instanceof JqError && e.code === 'JQ_TIMEOUT' ? 'timeout' : e instanceof JqError && e.code === 'JQ_MEMORY' ? 'memory' : 'error';
+      throw e;
+    } finally {
+      metrics.jqRuns.inc({ outcome });
+      metrics.jqDuration.observe((performance.now() - started) / 1000);
+    }
+  }
+
+  private async execute(req: JqRunRequest): Promise<JqResult> {
     const { context } = req;
     const variables = req.variables ?? {};
     const program = wrapProgram(req.program, Object.keys(variables), this.outputLimit());

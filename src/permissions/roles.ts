@@ -1,5 +1,6 @@
 // An unknown or disabled role gets 403 (SPEC §7). Role rows are read from the core database and
 // remembered briefly, so a hot path does not query it per request.
+import { metrics } from '../shared/metrics.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { CoreStore } from '../system/core-store.js';
 
@@ -18,7 +19,10 @@ export class RoleGate {
       ok = !!row && !row.disabled;
       this.known.set(role, { ok, at: Date.now() });
     }
-    if (!ok) throw new PublicError(ErrorCode.Forbidden, `role "${role}" is unknown or disabled`, 403);
+    if (!ok) {
+      metrics.authFailures.inc({ reason: 'role_denied' });
+      throw new PublicError(ErrorCode.Forbidden, `role "${role}" is unknown or disabled`, 403);
+    }
   }
 
   forget(): void {

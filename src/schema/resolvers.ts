@@ -1,5 +1,6 @@
 // Thin resolvers (DESIGN.md §3.7): each root field is one call into the pipeline
 // plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
+import { currentRequest } from '../shared/request-scope.js';
 import {
   type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
   DirectiveLocation, getDirectiveValues, GraphQLDirective, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, print,
@@ -153,7 +154,11 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
       // The cache keeps values, never the fast path's unparsed text.
       return v instanceof RawJson ? v.parse() : v;
     }, { refresh: rule.refresh });
-    if (hit) ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
+    if (hit) {
+      ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
+      const scope = currentRequest();
+      if (scope) scope.cacheHit = true;
+    }
     return value;
   };
   return async (source, args: Args, ctx, info) => {

@@ -1,5 +1,6 @@
 // The served schema: rebuilt atomically when a source is loaded or unloaded. Requests in flight
 // keep the schema they started with; listeners (Apollo's gateway hook) get each new one.
+import { metrics } from '../shared/metrics.js';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import type { ResolvedCatalog } from '../catalog/model.js';
 import { attachResolvers, type ResolverDeps } from './resolvers.js';
@@ -40,6 +41,7 @@ export class SchemaService {
     const version = (this.served?.version ?? 0) + 1;
     attachResolvers(schema, surface.index, deps, version);
     this.served = { schema, index: surface.index, sdl: surface.sdl, version };
+    metrics.schemaRebuilds.inc();
     for (const l of this.listeners) l(this.served);
     return this.served;
   }

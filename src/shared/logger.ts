@@ -1,12 +1,35 @@
 // Structured logs (pino). Secrets never reach them: headers and bodies are not logged, and
 // the serialisers below drop anything that looks like a credential.
 import { pino } from 'pino';
+import pinoPretty from 'pino-pretty';
+import { currentRequest } from './request-scope.js';
 
 export type Logger = pino.Logger;
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** `json`: one JSON object a line (collectors); `pretty`: one readable line (people, `npm run dev`). */
+export type LogFormat = 'json' | 'pretty';
+
+export function createLogger(level: string, format: LogFormat = 'json', destination?: NodeJS.WritableStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
+    // Every line written while serving a request carries its id (the id the client also gets).
+    mixin: () => {
+      const scope = currentRequest();
+      return scope ? { request_id: scope.id } : {};
+    },
     redact: { paths: ['*.authorization', '*.password', '*.secret', '*.token', '*.key', 'req.headers'], censor: '[redacted]' },
-  });
+  };
+  if (format === 'pretty') {
+    const out = destination ?? process.stdout;
+    const stream = pinoPretty({
+      destination: out,
+      sync: true,
+      colorize: !destination && process.stdout.isTTY,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+    });
+    return pino(options, stream);
+  }
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,5 +1,6 @@
 // What the executor needs from a data source, whatever its type.
 import type { DataObject, SourceType } from '../catalog/model.js';
+import type { PoolStats } from '../shared/metrics.js';
 import type { CompiledSql, SqlCompiler } from '../sql/compiler.js';
 
 export type Row = Record<string, unknown>;
@@ -33,6 +34,8 @@ export interface DataSourceRuntime {
   /** Runs raw SQL outside the GraphQL path (seeding, core migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** Connections of the source's own pool (svc_pool_* metrics); absent when it uses the engine's. */
+  poolStats?(): PoolStats;
   /** Undefined when the source answers; otherwise why it does not (data_source_status). */
   ping?(): Promise<string | undefined>;
 }

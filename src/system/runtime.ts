@@ -26,8 +26,12 @@ import { CatalogStore } from './catalog/store.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { Serial } from '../shared/mutex.js';
 import { Lifecycle } from './lifecycle.js';
+import { ReadinessProbe } from './readiness.js';
 
 export class SvcRuntime {
+  /** GET /ready (issue 21). */
+  readonly readiness: ReadinessProbe;
+
   private constructor(
     readonly config: Config,
     readonly log: Logger,
@@ -43,6 +47,7 @@ export class SvcRuntime {
     /** The result cache (SPEC §9); a pass-through when no store is configured. */
     readonly cache: ResultCache,
   ) {
+    this.readiness = new ReadinessProbe(registry, core);
     // Committed writes drop the cached results tagged with the objects written (SPEC §9).
     subscribeWrites(cache, writes, log);
     this.onInvalidate((tags) => {

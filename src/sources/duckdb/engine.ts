@@ -2,6 +2,7 @@
 // database are ATTACHed to it. Reads share a small pool of connections; each transaction gets a
 // connection of its own (DuckDB transactions are per connection).
 import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import type { PoolStats } from '../../shared/metrics.js';
 import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
 import { statementTimeout } from '../timeout.js';
@@ -41,6 +42,11 @@ export class DuckDbEngine {
       return this.instance.connect();
     }
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** The read pool (svc_pool_* metrics); transactions' own connections are not in it. */
+  poolStats(): PoolStats {
+    return { inUse: this.open - this.idle.length, idle: this.idle.length, waiting: this.waiting.length };
   }
 
   release(c: DuckDBConnection): void {

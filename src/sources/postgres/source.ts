@@ -5,6 +5,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { DataObject } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
+import type { PoolStats } from '../../shared/metrics.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
@@ -125,6 +126,12 @@ export class PostgresSource implements DataSourceRuntime {
   /** Rows of a statement outside the GraphQL path (introspection); values are parameters. */
   async rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return this.withClient(async (c) => (await c.query(sql, params as unknown[])).rows as Row[]);
+  }
+
+  poolStats(): PoolStats {
+    // knex's pool is a tarn.js Pool.
+    const pool = this.knex.client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number } | undefined;
+    return pool ? { inUse: pool.numUsed(), idle: pool.numFree(), waiting: pool.numPendingAcquires() } : { inUse: 0, idle: 0, waiting: 0 };
   }
 
   /** Undefined when the server answers, else why it does not (for data_source_status). */

@@ -1,0 +1,46 @@
+// What one HTTP request did, gathered where it happens (identity, operation, statements, cache)
+// and read once when the request ends: its log line, its metrics, its trace and lineage. An
+// AsyncLocalStorage carries it, so the layers in between pass nothing along (src/http/request-log.ts
+// opens it per request). Outside a request (startup, tests without HTTP) there is none.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface ScopeIdentity {
+  readonly role: string;
+  readonly userId: string | null;
+  readonly authType: string;
+  /** Issuer of a JWT or OIDC token. */
+  readonly provider?: string;
+}
+
+export class RequestScope {
+  role: string | undefined;
+  identity: ScopeIdentity | undefined;
+  /** The GraphQL operation's name (or its type when unnamed), once resolved. */
+  operation: string | undefined;
+  statements = 0;
+  cacheHit = false;
+  /** Id of the trace this request belongs to, when tracing is on. */
+  traceId: string | undefined;
+
+  identified(identity: ScopeIdentity): void {
+    this.identity = identity;
+    this.role = identity.role;
+  }
+
+  constructor(
+    readonly id: string,
+    /** `gateway` for HTTP, `session` for WebSocket (SPEC §14 `client`). */
+    readonly client: 'gateway' | 'session' = 'gateway',
+  ) {}
+}
+
+const storage = new AsyncLocalStorage<RequestScope>();
+
+/** The scope of the request being served, if any. */
+export function currentRequest(): RequestScope | undefined {
+  return storage.getStore();
+}
+
+export function runInRequest<T>(scope: RequestScope, fn: () => T): T {
+  return storage.run(scope, fn);
+}

@@ -1,0 +1,77 @@
+// GET /ready (issue 21): whether this instance should get traffic. Not ready (503) while the core
+// database does not answer or the server is stopping; ready (200) otherwise, listing every
+// non-disabled source as loaded or with its failure. A failed source does not take the instance
+// out of rotation: every instance would fail it alike, and the other sources still serve.
+import type { SourceRegistry } from '../sources/registry.js';
+import type { CoreStore } from './core-store.js';
+import { CORE_SOURCE } from './core-catalog.js';
+
+export interface Readiness {
+  /** `ready` (all sources loaded), `degraded` (some failed or unreachable), `not_ready`, `stopping`. */
+  readonly status: 'ready' | 'degraded' | 'not_ready' | 'stopping';
+  readonly core: string;
+  readonly sources: Record<string, string>;
+}
+
+/** How long one probe waits for a database before calling it unreachable. */
+const PROBE_MS = 2000;
+
+function bounded<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${PROBE_MS} ms`)), PROBE_MS);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+export class ReadinessProbe {
+  private stopping = false;
+
+  constructor(
+    private readonly registry: SourceRegistry,
+    private readonly core: CoreStore,
+  ) {}
+
+  /** From SIGTERM on, /ready says so and load balancers stop sending new requests. */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
+  async check(): Promise<Readiness> {
+    const sources: Record<string, string> = {};
+    let core = 'ok';
+    let rows: { name: string; disabled: boolean | null }[] = [];
+    try {
+      rows = await bounded(this.core.dataSources(), 'the core database');
+    } catch (e) {
+      core = `unreachable: ${(e as Error).message}`;
+    }
+    await Promise.all(
+      rows
+        .filter((r) => !r.disabled && r.name !== CORE_SOURCE)
+        .map(async (r) => {
+          sources[r.name] = await this.sourceState(r.name);
+        }),
+    );
+    const ordered = Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b)));
+    if (this.stopping) return { status: 'stopping', core, sources: ordered };
+    if (core !== 'ok') return { status: 'not_ready', core, sources: ordered };
+    const allLoaded = Object.values(ordered).every((s) => s === 'loaded');
+    return { status: allLoaded ? 'ready' : 'degraded', core, sources: ordered };
+  }
+
+  private async sourceState(name: string): Promise<string> {
+    const status = this.registry.status(name);
+    if (!status) return 'not loaded';
+    if (status.state === 'failed') return `failed: ${status.message}`;
+    if (status.state !== 'loaded') return status.state;
+    const runtime = this.registry.get(name)?.runtime;
+    if (!runtime?.ping) return 'loaded';
+    try {
+      const problem = await bounded(runtime.ping(), `data source "${name}"`);
+      return problem ? `unavailable: ${problem}` : 'loaded';
+    } catch (e) {
+      return `unavailable: ${(e as Error).message}`;
+    }
+  }
+}
