@@ -126,6 +126,23 @@ export const settingsShape = {
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   /** After SIGTERM: how long requests in flight may take before the process exits anyway (ms). */
   SHUTDOWN_TIMEOUT: duration.default(30_000),
+  /** OpenLineage (SPEC §14): the receiver's base URL; empty = no lineage events. */
+  OPENLINEAGE_URL: z.string().default(''),
+  /** Path of the receiver's endpoint, resolved against OPENLINEAGE_URL (the OpenLineage client's default). */
+  OPENLINEAGE_ENDPOINT: z.string().default('api/v1/lineage'),
+  /** Sent as `Authorization: Bearer <key>` when set. */
+  OPENLINEAGE_API_KEY: z.string().default(''),
+  /** The job namespace of svc's events. */
+  OPENLINEAGE_NAMESPACE: z.string().default('svc'),
+  OPENLINEAGE_TIMEOUT: duration.default(5_000),
+  /** Events waiting to be sent at most; beyond it they are dropped (and counted). */
+  OPENLINEAGE_QUEUE_SIZE: int.default(1000),
+  /** `subject`: the svc_acl facet names the token's subject; `roles` (default): roles only. */
+  ACL_LINEAGE_IDENTITY: z.enum(['roles', 'subject']).default('roles'),
+  /** Datasets listed per event at most; beyond it the event says `truncated`. */
+  ACL_LINEAGE_MAX_EDGES: int.default(4096),
+  /** This node's resource group, named in the svc_acl facet (`node_group`). */
+  NODE_GROUP: z.string().default(''),
 } as const;
 
 export const settingsSchema = z.strictObject(settingsShape);

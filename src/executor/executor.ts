@@ -14,6 +14,16 @@ import { translateDbError } from './db-errors.js';
 
 export type StatementObserver = (source: string, sql: string, params: readonly unknown[]) => void;
 
+/** A statement that finished (lineage events): when, how long, and whether it failed. */
+export interface FinishedStatement {
+  readonly runtime: DataSourceRuntime;
+  readonly stmt: CompiledSql;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly ms: number;
+  readonly error?: Error;
+}
+
 export class Executor {
   private readonly observers = new Set<StatementObserver>();
 
@@ -23,6 +33,14 @@ export class Executor {
   observeDuration(observer: (source: string, ms: number) => void): () => void {
     this.durations.add(observer);
     return () => this.durations.delete(observer);
+  }
+
+  private readonly finished = new Set<(s: FinishedStatement) => void>();
+
+  /** Sees every statement once it finished; a listener that throws does not fail the statement. */
+  onFinished(listener: (s: FinishedStatement) => void): () => void {
+    this.finished.add(listener);
+    return () => this.finished.delete(listener);
   }
 
   /** Sees every statement sent to a source (tests count and compare them). */
@@ -55,13 +73,23 @@ export class Executor {
     if (scope) scope.statements++;
     for (const o of this.observers) o(runtime.name, stmt.sql, stmt.params);
     const started = performance.now();
+    const startedAt = Date.now();
+    let error: Error | undefined;
     try {
       return await run();
     } catch (e) {
-      throw translateDbError(e, runtime.name, this.log);
+      error = translateDbError(e, runtime.name, this.log);
+      throw error;
     } finally {
       const ms = performance.now() - started;
       for (const o of this.durations) o(runtime.name, ms);
+      for (const l of this.finished) {
+        try {
+          l({ runtime, stmt, startedAt, ms, ...(error ? { error } : {}) });
+        } catch (e) {
+          this.log.warn({ err: e }, 'a statement listener failed');
+        }
+      }
       // DEBUG logs the statement and its timing, never the parameter values (they may be secrets).
       if (this.debug) this.log.info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
     }

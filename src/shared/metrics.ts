@@ -64,6 +64,12 @@ export const metrics = {
     registers: [registry],
   }),
   jqDuration: new Histogram({ name: 'svc_jq_duration_seconds', help: 'Run time of one jq program', buckets: LATENCY, registers: [registry] }),
+  lineageEvents: new Counter({
+    name: 'svc_lineage_events_total',
+    help: 'OpenLineage run events by outcome: sent, failed (the receiver refused or did not answer), dropped (queue full or receiver resting)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  }),
   authFailures: new Counter({
     name: 'svc_auth_failures_total',
     help: 'Requests refused by authentication or authorisation, by reason',

@@ -34,6 +34,8 @@ export interface DataSourceRuntime {
   /** Runs raw SQL outside the GraphQL path (seeding, core migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** The OpenLineage dataset of a table (SPEC §14): the naming of the OpenLineage spec where it has one. */
+  lineageDataset?(table: readonly string[]): { namespace: string; name: string };
   /** Connections of the source's own pool (svc_pool_* metrics); absent when it uses the engine's. */
   poolStats?(): PoolStats;
   /** Undefined when the source answers; otherwise why it does not (data_source_status). */

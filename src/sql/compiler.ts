@@ -12,6 +12,16 @@ import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } fro
 export interface CompiledSql {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /** The tables the statement reads and writes, for lineage events (SPEC §14). */
+  readonly lineage?: StatementLineage;
+}
+
+export interface StatementLineage {
+  /** Qualified names as the source knows them (e.g. ['shop', 'main', 'orders']). */
+  readonly reads: readonly (readonly string[])[];
+  readonly writes: readonly (readonly string[])[];
+  /** True when a view's SQL or a database function may read tables not listed. */
+  readonly approximate: boolean;
 }
 
 /** Per-statement state: the parameter list grows as values are met. */
@@ -21,6 +31,9 @@ export class SqlContext {
   /** IR filters a dialect computed as a column of a derived table, by that column's name. */
   readonly lifted = new Map<object, string>();
   private tzParam: string | undefined;
+  /** Tables met while compiling (lineage), by their dotted name. */
+  readonly reads = new Map<string, readonly string[]>();
+  approximate = false;
 
   /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
   constructor(readonly timezone = 'UTC') {}
@@ -34,6 +47,14 @@ export class SqlContext {
   add(value: unknown): number {
     this.params.push(value);
     return this.params.length;
+  }
+
+  read(name: readonly string[]): void {
+    this.reads.set(name.join('.'), name);
+  }
+
+  lineage(writes: readonly (readonly string[])[] = []): StatementLineage {
+    return { reads: [...this.reads.values()], writes, approximate: this.approximate };
   }
 }
 
@@ -120,12 +141,12 @@ export abstract class SqlCompiler {
       : q.kind === 'one' ? this.oneRow(q.select, ctx, true)
       : q.kind === 'call' ? this.call(q, ctx)
       : this.aggregate(q.node, ctx, 'result');
-    return { sql, params: ctx.params };
+    return { sql, params: ctx.params, lineage: ctx.lineage() };
   }
 
   compileWrite(w: WriteNode): CompiledSql {
     const ctx = new SqlContext();
-    return { sql: this.write(w, ctx), params: ctx.params };
+    return { sql: this.write(w, ctx), params: ctx.params, lineage: ctx.lineage([w.table]) };
   }
 
   // ---- statement shapes ----------------------------------------------------------------------
@@ -246,6 +267,11 @@ export abstract class SqlCompiler {
   }
 
   protected fromNode(f: FromNode, ctx: SqlContext): string {
+    if (f.sql) {
+      // A view's own SQL may read more than the tables it names through placeholders.
+      ctx.approximate = true;
+      for (const p of f.sql) if (typeof p !== 'string' && p.kind === 'ident') ctx.read(p.parts);
+    } else ctx.read(f.name);
     // Catalog SQL of a view; its `[$arg]` placeholders arrive as parameters, never as text.
     const sql = f.sql?.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.param(p, ctx))).join('');
     const target = sql !== undefined ? `(${sql})` : f.name.map((n) => this.quoteIdentifier(n)).join('.');
@@ -337,6 +363,8 @@ export abstract class SqlCompiler {
         return `CAST(floor(${n} / ${e.divide}) AS BIGINT)`;
       }
       case 'fn':
+        // A database function may read tables of its own.
+        ctx.approximate = true;
         if (e.sql) return `(${e.sql.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.expr(p, ctx))).join('')})`;
         return `${(e.name ?? []).map((n) => this.quoteIdentifier(n)).join('.')}(${e.args.map((a) => this.expr(a, ctx)).join(', ')})`;
       case 'geo_transform':

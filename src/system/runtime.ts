@@ -25,6 +25,7 @@ import { schemaHandlers } from './catalog/functions.js';
 import { CatalogStore } from './catalog/store.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { Serial } from '../shared/mutex.js';
+import { LineageEmitter } from '../lineage/emitter.js';
 import { Lifecycle } from './lifecycle.js';
 import { ReadinessProbe } from './readiness.js';
 
@@ -46,6 +47,7 @@ export class SvcRuntime {
     readonly roleSchemas: RoleSchemas,
     /** The result cache (SPEC §9); a pass-through when no store is configured. */
     readonly cache: ResultCache,
+    private readonly lineage?: LineageEmitter,
   ) {
     this.readiness = new ReadinessProbe(registry, core);
     // Committed writes drop the cached results tagged with the objects written (SPEC §9).
@@ -103,7 +105,10 @@ export class SvcRuntime {
       ...schemaHandlers({ store: catalogs, registry, refresh }),
     };
     const cache = await ResultCache.create(config, log);
-    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache);
+    // Lineage events for every statement (SPEC §14), only when a receiver is configured.
+    const lineage = config.OPENLINEAGE_URL ? new LineageEmitter(config, log) : undefined;
+    if (lineage) executor.onFinished((s) => lineage.record(s));
+    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache, lineage);
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);
@@ -130,6 +135,7 @@ export class SvcRuntime {
   }
 
   async stop(): Promise<void> {
+    await this.lineage?.stop();
     await this.cache.stop();
     for (const s of this.registry.all()) await s.runtime.close().catch(() => undefined);
     this.engine.close();

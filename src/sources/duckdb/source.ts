@@ -1,7 +1,7 @@
 // A `duckdb` data source: a DuckDB file (or :memory:) attached to the embedded engine under the
 // source's name.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { DataObject } from '../../catalog/model.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
@@ -31,6 +31,8 @@ export class DuckDbSource implements DataSourceRuntime {
     readonly readOnly: boolean,
     /** False for the engine itself (`over`): nothing to detach on close. */
     private readonly attached = true,
+    /** The database file (absolute), or undefined in memory: the lineage namespace. */
+    private readonly file?: string,
   ) {}
 
   /**
@@ -62,7 +64,12 @@ export class DuckDbSource implements DataSourceRuntime {
         engine.wrote(o.name);
       }
     }
-    return new DuckDbSource(engine, o.name, o.readOnly);
+    return new DuckDbSource(engine, o.name, o.readOnly, true, memory ? undefined : resolve(o.path));
+  }
+
+  lineageDataset(table: readonly string[]): { namespace: string; name: string } {
+    // [database, schema, table]: the file names the database; in memory, the source does.
+    return { namespace: this.file ? `duckdb://${this.file}` : `duckdb://memory/${this.name}`, name: table.slice(1).join('.') };
   }
 
   tableName(obj: DataObject): readonly string[] {

@@ -86,6 +86,8 @@ export class PostgresSource implements DataSourceRuntime {
     private readonly schema: string,
     /** QUERY_TIMEOUT, for the message when statement_timeout cancels a statement. */
     private readonly timeoutMs: number,
+    /** `postgres://host:port` and the database name: OpenLineage's naming of PostgreSQL datasets. */
+    private readonly lineage: { namespace: string; database: string },
     untypedStrings = false,
   ) {
     this.compiler = untypedStrings ? untypedStringsCompiler : compiler;
@@ -108,7 +110,8 @@ export class PostgresSource implements DataSourceRuntime {
       // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     });
-    const source = new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, o.untypedStrings);
+    const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
+    const source = new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, lineage, o.untypedStrings);
     try {
       await source.withClient((c) => c.query('SELECT 1'));
     } catch (e) {
@@ -169,6 +172,10 @@ export class PostgresSource implements DataSourceRuntime {
   tableName(obj: DataObject): readonly string[] {
     const parts = splitTableName(obj.table);
     return parts.length === 1 ? [this.schema, parts[0]!] : parts;
+  }
+
+  lineageDataset(table: readonly string[]): { namespace: string; name: string } {
+    return { namespace: this.lineage.namespace, name: [this.lineage.database, ...table].join('.') };
   }
 
   // No queryText: PostgreSQL writes JSON with spaces (`"key" : value`), so the fast path writes the

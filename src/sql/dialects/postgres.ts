@@ -60,7 +60,7 @@ export class PostgresCompiler extends SqlCompiler {
 
   override compileWrite(w: WriteNode): CompiledSql {
     const ctx = new WriteContext();
-    return { sql: this.write(w, ctx), params: ctx.params };
+    return { sql: this.write(w, ctx), params: ctx.params, lineage: ctx.lineage([w.table]) };
   }
 
   /**
