@@ -6,6 +6,7 @@ import { PublicError } from './shared/errors.js';
 import { createLogger, type Logger } from './shared/logger.js';
 import { createApp } from './server.js';
 import { SvcRuntime } from './system/runtime.js';
+import { tracingRequested } from './tracing/requested.js';
 
 const PROBES = new Set(['/health', '/ready', '/metrics']);
 
@@ -19,6 +20,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
+  // Tracing only when the OTEL_* variables ask for it; the SDK is not even loaded otherwise.
+  const tracing = tracingRequested(process.env) ? (await import('./tracing/sdk.js')).startTracing(process.env) : undefined;
+  if (tracing) log.info('svc: OpenTelemetry tracing on');
   const { host, port } = parseBind(config.BIND);
   const app = await createApp(config, log);
   await app.listen(port, host);
@@ -53,6 +57,8 @@ async function main(): Promise<void> {
     } finally {
       clearInterval(idle);
     }
+    // The last spans go out before the process ends.
+    await tracing?.shutdown();
   });
   const shown = host === '0.0.0.0' ? 'localhost' : host;
   const scheme = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? 'https' : 'http';

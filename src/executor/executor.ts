@@ -1,5 +1,6 @@
 // Runs plans: one statement per root read, writes inside the request's transaction.
 import { currentRequest } from '../shared/request-scope.js';
+import { inSpan, SpanKind } from '../shared/tracing.js';
 import type { Logger } from '../shared/logger.js';
 import { RawJson } from '../shared/json.js';
 import { Semaphore } from '../shared/semaphore.js';
@@ -76,10 +77,16 @@ export class Executor {
     const startedAt = Date.now();
     let error: Error | undefined;
     try {
-      return await run();
-    } catch (e) {
-      error = translateDbError(e, runtime.name, this.log);
-      throw error;
+      // The statement's text, never its parameter values (they may be secrets).
+      const attributes = { 'db.system.name': runtime.type === 'postgres' ? 'postgresql' : runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
+      return await inSpan('svc.statement', attributes, async () => {
+        try {
+          return await run();
+        } catch (e) {
+          // The span records the client's error, not the driver's (which may quote values).
+          throw (error = translateDbError(e, runtime.name, this.log));
+        }
+      }, SpanKind.CLIENT);
     } finally {
       const ms = performance.now() - started;
       for (const o of this.durations) o(runtime.name, ms);

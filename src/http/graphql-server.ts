@@ -2,6 +2,7 @@
 // that load_data_source can swap it without a restart (DESIGN.md §1); requests in flight finish on
 // the schema they started with.
 import { currentRequest } from '../shared/request-scope.js';
+import { tracer } from '../shared/tracing.js';
 import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap } from '@apollo/server';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
@@ -51,6 +52,20 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
   return {
     async requestDidStart() {
       return {
+        async parsingDidStart() {
+          const span = tracer.startSpan('graphql.parse');
+          return async (error) => {
+            if (error) span.recordException(error);
+            span.end();
+          };
+        },
+        async validationDidStart() {
+          const span = tracer.startSpan('graphql.validate');
+          return async (errors) => {
+            if (errors?.length) span.setAttribute('graphql.validation.errors', errors.length);
+            span.end();
+          };
+        },
         async didResolveOperation(rc) {
           // The request's log line names its operation (a jq querySvc inside it does not rename it).
           const scope = currentRequest();

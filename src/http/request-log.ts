@@ -6,7 +6,9 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
+import { SpanKind, tracer } from '../shared/tracing.js';
 import type { Logger } from '../shared/logger.js';
 import { RequestScope, runInRequest } from '../shared/request-scope.js';
 import { observeHttpRequest } from '../shared/metrics.js';
@@ -15,6 +17,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     svcScope?: RequestScope;
     svcResume?: AsyncResource;
+    svcSpan?: Span;
   }
 }
 
@@ -34,11 +37,22 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger): void 
     const scope = new RequestScope(req.id);
     req.svcScope = scope;
     void reply.header('x-request-id', req.id);
-    runInRequest(scope, () => {
-      // Captures the scope for preHandler below.
-      req.svcResume = new AsyncResource('svc-request');
-      done();
-    });
+    // The server span continues the caller's trace (W3C traceparent) when tracing is on.
+    const route = req.routeOptions.url ?? 'unmatched';
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const span = tracer.startSpan(`${req.method} ${route}`, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': req.method, 'http.route': route, 'url.path': req.url.split('?')[0]!, 'svc.request_id': req.id },
+    }, parent);
+    req.svcSpan = span;
+    if (isSpanContextValid(span.spanContext())) scope.traceId = span.spanContext().traceId;
+    context.with(trace.setSpan(parent, span), () =>
+      runInRequest(scope, () => {
+        // Captures the scope and the span for preHandler below.
+        req.svcResume = new AsyncResource('svc-request');
+        done();
+      }),
+    );
   });
   // Fastify reads the body on the socket's events, outside the scope: the handler gets it back here.
   fastify.addHook('preHandler', (req, _reply, done) => {
@@ -51,6 +65,9 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger): void 
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
     observeHttpRequest(req.method, req.routeOptions.url ?? 'unmatched', status, ms / 1000);
+    req.svcSpan?.setAttribute('http.response.status_code', status);
+    if (status >= 500) req.svcSpan?.setStatus({ code: SpanStatusCode.ERROR });
+    req.svcSpan?.end();
     const line = {
       request_id: req.id,
       method: req.method,

@@ -4,6 +4,7 @@
 // for it on stderr; the engine fetches what was asked (queries run as the caller) and runs the
 // program again, up to `maxPasses` times. The time limit covers the jq work of all passes.
 import { metrics } from '../shared/metrics.js';
+import { inSpan } from '../shared/tracing.js';
 import { type JqContext, authInfo } from './context.js';
 import { parseDurationMs, parseSizeMb } from './duration.js';
 import { JqError } from './errors.js';
@@ -77,7 +78,7 @@ export class JqEngine {
     const started = performance.now();
     let outcome = 'ok';
     try {
-      return await this.execute(req);
+      return await inSpan('svc.jq', { 'svc.jq.program_lines': req.program.split('\n').length }, () => this.execute(req));
     } catch (e) {
       outcome = e instanceof JqError && e.code === 'JQ_TIMEOUT' ? 'timeout' : e instanceof JqError && e.code === 'JQ_MEMORY' ? 'memory' : 'error';
       throw e;

@@ -8,6 +8,7 @@ import type { FinishedStatement } from '../executor/executor.js';
 import type { Logger } from '../shared/logger.js';
 import { metrics } from '../shared/metrics.js';
 import { currentRequest } from '../shared/request-scope.js';
+import { traceHeaders } from '../shared/tracing.js';
 import { type LineageOptions, runEvent } from './events.js';
 
 const SENDERS = 4;
@@ -17,7 +18,8 @@ const LONGEST_REST_MS = 60_000;
 const DRAIN_MS = 2000;
 
 export class LineageEmitter {
-  private readonly queue: string[] = [];
+  /** Event bodies with the trace headers of the statement that made them. */
+  private readonly queue: { body: string; trace: Record<string, string> }[] = [];
   private sending = 0;
   private restUntil = 0;
   private rest = 0;
@@ -41,15 +43,15 @@ export class LineageEmitter {
       metrics.lineageEvents.inc({ outcome: 'dropped' });
       return;
     }
-    this.queue.push(JSON.stringify(runEvent(s, currentRequest(), this.options)));
+    this.queue.push({ body: JSON.stringify(runEvent(s, currentRequest(), this.options)), trace: traceHeaders() });
     this.pump();
   }
 
   private pump(): void {
     while (this.sending < SENDERS && this.queue.length) {
-      const body = this.queue.shift()!;
+      const event = this.queue.shift()!;
       this.sending++;
-      void this.send(body).finally(() => {
+      void this.send(event).finally(() => {
         this.sending--;
         this.pump();
         if (!this.sending && !this.queue.length) for (const done of this.idle) done();
@@ -57,9 +59,9 @@ export class LineageEmitter {
     }
   }
 
-  private async send(body: string): Promise<void> {
+  private async send(event: { body: string; trace: Record<string, string> }): Promise<void> {
     try {
-      const r = await fetch(this.url, { method: 'POST', headers: this.headers, body, signal: AbortSignal.timeout(this.config.OPENLINEAGE_TIMEOUT) });
+      const r = await fetch(this.url, { method: 'POST', headers: { ...this.headers, ...event.trace }, body: event.body, signal: AbortSignal.timeout(this.config.OPENLINEAGE_TIMEOUT) });
       await r.arrayBuffer();
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       metrics.lineageEvents.inc({ outcome: 'sent' });

@@ -1,6 +1,7 @@
 // Thin resolvers (DESIGN.md §3.7): each root field is one call into the pipeline
 // plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
 import { currentRequest } from '../shared/request-scope.js';
+import { inSpan, inSpanSync } from '../shared/tracing.js';
 import {
   type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
   DirectiveLocation, getDirectiveValues, GraphQLDirective, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, print,
@@ -147,13 +148,17 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
       role: ctx.identity.role, userId: ctx.identity.userId, timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
     });
     const options = { ttlMs: rule.ttlMs ?? cache.defaultTtlMs, tags: [...rule.tags] };
-    const { value, hit } = await cache.wrap(key, options, async () => {
-      const reads = new Set<string>();
-      const v = await inner(source, args, ctx, info, reads);
-      options.tags.push(...reads);
-      // The cache keeps values, never the fast path's unparsed text.
-      return v instanceof RawJson ? v.parse() : v;
-    }, { refresh: rule.refresh });
+    const { value, hit } = await inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
+      const result = await cache.wrap(key, options, async () => {
+        const reads = new Set<string>();
+        const v = await inner(source, args, ctx, info, reads);
+        options.tags.push(...reads);
+        // The cache keeps values, never the fast path's unparsed text.
+        return v instanceof RawJson ? v.parse() : v;
+      }, { refresh: rule.refresh });
+      span.setAttribute('svc.cache.hit', result.hit);
+      return result;
+    });
     if (hit) {
       ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
       const scope = currentRequest();
@@ -195,10 +200,12 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
       }
     }
     const planReads = new Set<string>();
+    /** Planning, as a span of its own (the statement it leads to is the next span). */
+    const planned = <T>(fn: () => T): T => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, fn);
     /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
     const run = (plan: RootQuery) => {
       planningWork.inc({ step: 'plan' });
-      const stmt = runtime.compiler.compileQuery(plan, ctx.timezone);
+      const stmt = inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
       if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads] });
       for (const r of planReads) reads?.add(r);
       return deps.executor.readCompiled(ctx, runtime, stmt);
@@ -213,7 +220,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
     const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
     const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
       const alias = pctx.nextAlias();
-      const sel = planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({ args: args.args }));
+      const sel = planned(() => planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({ args: args.args })));
       return run({ kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
     };
     const stamped = (_op: 'insert' | 'update', data: Args): Args =>
@@ -226,7 +233,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
     switch (root.kind) {
       case 'list': {
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        const sel = planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args));
+        const sel = planned(() => planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)));
         return run({ kind: 'list', select: sel });
       }
       case 'by_pk':
@@ -234,30 +241,30 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
         return readRow(args, false);
       case 'aggregation':
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        return run({ kind: 'aggregate', node: planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
+        return run({ kind: 'aggregate', node: planned(() => planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args))) });
       case 'bucket_aggregation':
         checkRequiredFilters(obj, args.filter as Args | undefined);
-        return run({ kind: 'aggregate', node: planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)) });
+        return run({ kind: 'aggregate', node: planned(() => planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args))) });
       case 'insert':
         return ctx.serial.run(async () => {
-          const row: Row = await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, stamped('insert', args.data as Args)));
+          const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, stamped('insert', args.data as Args))));
           if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
           return readRow(row, true);
         });
       case 'insert_batch':
         return ctx.serial.run(async () => {
           const rows = args.data as Args[];
-          for (const data of rows) await deps.executor.insert(ctx, runtime, planInsert(pctx, obj, stamped('insert', data)));
+          for (const data of rows) await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, stamped('insert', data))));
           return operationResult(rows.length, 'inserted');
         });
       case 'update':
         return ctx.serial.run(async () => {
-          const n = await deps.executor.change(ctx, runtime, planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), stamped('update', args.data as Args)));
+          const n = await deps.executor.change(ctx, runtime, planned(() => planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), stamped('update', args.data as Args))));
           return operationResult(n, 'updated');
         });
       case 'delete':
         return ctx.serial.run(async () => {
-          const n = await deps.executor.change(ctx, runtime, planDelete(pctx, obj, writeWhere('delete', args.filter as Args | null)));
+          const n = await deps.executor.change(ctx, runtime, planned(() => planDelete(pctx, obj, writeWhere('delete', args.filter as Args | null))));
           return operationResult(n, 'deleted');
         });
     }
@@ -268,7 +275,9 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
 function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: ResolverDeps, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   return async (_source, args: Args, ctx, info) => {
     const runtime = deps.registry.runtime(fn.source);
-    const stmt = runtime.compiler.compileQuery(planCall(planContext(info, index, deps.registry, ctx), fn, args), ctx.timezone);
+    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () =>
+      runtime.compiler.compileQuery(planCall(planContext(info, index, deps.registry, ctx), fn, args), ctx.timezone),
+    );
     const rule = !fn.mutation && deps.cache?.enabled ? cacheRule(info, fn.cache) : undefined;
     if (rule && deps.cache) {
       // Query functions cache like data fields; tags are the explicit ones plus the source's name.
@@ -277,7 +286,11 @@ function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: Resolve
         role: ctx.identity.role, userId: ctx.identity.userId, timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
       });
       const options = { ttlMs: rule.ttlMs ?? deps.cache.defaultTtlMs, tags: [...rule.tags, fn.source] };
-      return (await deps.cache.wrap(key, options, () => deps.executor.readCompiled(ctx, runtime, stmt), { refresh: rule.refresh })).value;
+      return inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
+        const result = await deps.cache!.wrap(key, options, () => deps.executor.readCompiled(ctx, runtime, stmt), { refresh: rule.refresh });
+        span.setAttribute('svc.cache.hit', result.hit);
+        return result.value;
+      });
     }
     if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
     ctx.written.add(fn.source);

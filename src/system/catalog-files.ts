@@ -1,5 +1,6 @@
 // Reads the SDL files of a catalog source (SPEC §3.1): a directory of *.graphql files (localFS) or
 // one file / URL (uri).
+import { traceHeaders } from '../shared/tracing.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CatalogFile } from '../catalog/compile.js';
@@ -17,7 +18,7 @@ function walk(dir: string): string[] {
 
 export async function readCatalogFiles(type: string, path: string): Promise<CatalogFile[]> {
   if (type === 'uri' && /^https?:\/\//.test(path)) {
-    const res = await fetch(path, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(path, { signal: AbortSignal.timeout(10_000), headers: traceHeaders() });
     if (!res.ok) throw new PublicError(ErrorCode.CatalogInvalid, `catalog "${path}" answered ${res.status}`);
     return [{ file: path, text: await res.text() }];
   }

@@ -1,5 +1,6 @@
 // OIDC (SPEC §6): the issuer's discovery document names its JWKS; ID tokens and JWT access tokens
 // of that issuer are verified against it. The token comes as Bearer or in the session cookie.
+import { traceHeaders } from '../../shared/tracing.js';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Config } from '../../config/schema.js';
 import type { Identity } from '../../executor/request-context.js';
@@ -95,7 +96,7 @@ export class OidcProvider implements AuthProvider {
     const url = `${trimSlash(this.cfg.issuer)}/.well-known/openid-configuration`;
     let doc: { issuer?: unknown; jwks_uri?: unknown };
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(this.settings.fetchTimeoutMs), headers: { accept: 'application/json' } });
+      const res = await fetch(url, { signal: AbortSignal.timeout(this.settings.fetchTimeoutMs), headers: traceHeaders({ accept: 'application/json' }) });
       if (!res.ok) throw new Error(`status ${res.status}`);
       doc = (await res.json()) as typeof doc;
     } catch {
