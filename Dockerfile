@@ -3,9 +3,11 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+# Exactly the lock file (docs/operations.md "Installing"); .npmrc makes an engine mismatch an error.
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json nest-cli.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY codegen ./codegen
 COPY catalogs ./catalogs
@@ -37,5 +39,8 @@ RUN mkdir -p /data && chown node:node /data /app
 VOLUME ["/data"]
 EXPOSE 15000
 USER node
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:15000/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Liveness (GET /health, on the port of BIND); load balancers should probe GET /ready instead.
+HEALTHCHECK --interval=30s --timeout=3s --start-period=30s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.BIND||':15000').split(':').pop()+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM (docker stop): /ready turns 503, requests in flight finish within SHUTDOWN_TIMEOUT, exit 0.
+STOPSIGNAL SIGTERM
 CMD ["node", "dist/src/main.js"]
