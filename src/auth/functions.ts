@@ -44,6 +44,9 @@ export const AUTH_FUNCTIONS: readonly SystemFunction[] = [
   { module: 'core.auth', mutation: false, name: 'check_access', args: '(type_name: String!, fields: String!)', returns: '[FieldAccess]', handler: 'auth_check_access', description: 'Whether the caller may use (enabled) and see (visible) each of the comma-separated fields of a type' },
 ];
 
+/** They only describe the caller, so every role may use them, anonymous included (issue 14 item 1). */
+export const OPEN_AUTH_HANDLERS: ReadonlySet<string> = new Set(AUTH_FUNCTIONS.map((f) => f.handler));
+
 export function authHandlers(): Record<string, FunctionHandler> {
   return {
     auth_my_permissions: async (_args, ctx: RequestContext) => ({
@@ -52,21 +55,24 @@ export function authHandlers(): Record<string, FunctionHandler> {
       disabled: false,
       permissions: ctx.access.rows.map((r) => ({ object: r.type_name, field: r.field_name, hidden: r.hidden, disabled: r.disabled, filter: r.filter, data: r.data })),
     }),
-    auth_check_access: async (args, ctx: RequestContext) => {
+    auth_check_access: async (args, _ctx: RequestContext, access) => {
       const type = String(args.type_name);
       return String(args.fields).split(',').map((f) => f.trim()).filter(Boolean).map((field) => {
-        const enabled = !ctx.access.denied(type, field);
-        return { field, enabled, visible: enabled && !ctx.access.hidden(type, field) };
+        const enabled = !access.fieldDenied(type, field);
+        return { field, enabled, visible: enabled && !access.hidden(type, field) };
       });
     },
     auth_me: async (_args, ctx: RequestContext) => {
       const id = ctx.identity;
+      // Anonymous callers are `anonymous` by id and provider too, as the established servers answer
+      // (issue 18 item 10); `[$auth.user_id]` stays null for them.
+      const anonymous = id.authType === 'anonymous';
       return {
-        user_id: id.userId,
+        user_id: id.userId ?? (anonymous ? 'anonymous' : null),
         user_name: id.userName,
         role: id.role,
         auth_type: id.authType,
-        auth_provider: id.provider ?? null,
+        auth_provider: id.provider ?? (anonymous ? 'anonymous' : null),
         impersonated_by_user_id: id.impersonatedBy?.userId ?? null,
         impersonated_by_user_name: id.impersonatedBy?.userName ?? null,
         impersonated_by_user_role: id.impersonatedBy?.role ?? null,

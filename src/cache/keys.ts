@@ -12,6 +12,8 @@ export interface CacheKeyParts {
   readonly fieldPath?: string;
   readonly role: string;
   readonly userId?: string | null;
+  /** The caller's `[$auth.*]` values when its role's rules may read them (JSON text). */
+  readonly auth?: string;
   readonly timezone?: string | null;
   readonly schemaVersion?: string | number | null;
   /** `@cache(key:)`; `$name` references are replaced by the variable's value (see expandKey). */
@@ -20,7 +22,7 @@ export interface CacheKeyParts {
 
 /** sha256 (hex) of the parts; equal parts (variables in any key order) give equal keys. */
 export function cacheKey(parts: CacheKeyParts): string {
-  const scope = [parts.role, parts.userId ?? '', parts.timezone ?? '', String(parts.schemaVersion ?? '')];
+  const scope = [parts.role, parts.userId ?? '', parts.timezone ?? '', String(parts.schemaVersion ?? ''), ...(parts.auth ? [parts.auth] : [])];
   const what = parts.explicitKey
     ? ['key', expandKey(parts.explicitKey, parts.variables ?? undefined)]
     : ['query', parts.query ?? '', parts.operationName ?? '', parts.fieldPath ?? '', stableJson(parts.variables ?? null)];

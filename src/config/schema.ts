@@ -27,6 +27,11 @@ const apiKey = z.strictObject({
   role: z.string().optional(),
   username: z.string().optional(),
   user_id: z.union([z.string(), z.number()]).transform(String).optional(),
+  /**
+   * Request headers that name the user behind this key (issue 14 item 3): read only when named here
+   * (or by `header_username` / `header_user_id` for every key); by default they are ignored.
+   */
+  headers: z.strictObject({ user_id: z.string().min(1).optional(), user_name: z.string().min(1).optional() }).optional(),
 });
 
 export const authSchema = z.strictObject({
@@ -34,8 +39,9 @@ export const authSchema = z.strictObject({
     .strictObject({
       enabled: bool.default(false),
       managed: bool.default(false),
-      header_username: z.string().default('X-API-Username'),
-      header_user_id: z.string().default('X-API-User-ID'),
+      // Opt-in for every static key: empty (the default) means the headers are ignored.
+      header_username: z.string().default(''),
+      header_user_id: z.string().default(''),
       keys: z.array(apiKey).default([]),
     })
     .optional(),
@@ -99,6 +105,8 @@ export const settingsShape = {
   QUERY_TIMEOUT: duration.default(60_000),
   MAX_BODY_SIZE: int.default(8 * 1024 * 1024),
   CATALOGS_DIR: z.string().default('./catalogs'),
+  /** Directories a catalog source may read local files from (CATALOGS_DIR is always one of them). */
+  CATALOG_ALLOWED_PATHS: list.default([]),
   DB_PATH: z.string().default(''),
   DB_MAX_OPEN_CONNS: int.default(0),
   DB_MAX_IDLE_CONNS: int.default(0),

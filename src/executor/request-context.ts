@@ -28,6 +28,8 @@ export class RequestContext {
   readonly cacheHits = new Set<string>();
   /** Data objects this request wrote; announced once the writes are committed. */
   readonly written = new Set<string>();
+  /** Data objects this request read (the tags of a cached /jq-query answer, SPEC §9). */
+  readonly reads = new Set<string>();
 
   /**
    * Set by the fast path (src/pipeline/fast-path/) while it runs the root fields: reads return the

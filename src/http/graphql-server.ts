@@ -7,6 +7,7 @@ import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSe
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { execute, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
+import { accessOf } from '../permissions/access.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { PermissionService } from '../permissions/service.js';
 import { jqFieldsPlugin } from '../jq/apollo-plugin.js';
@@ -74,8 +75,8 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
         // Introspection answers from the role's own schema (SPEC §7), so nothing hidden or
         // disabled shows; data fields keep running on the full schema.
         async responseForOperation(rc) {
-          const access = rc.contextValue.access;
-          if (access.unrestricted || !rc.operation) return null;
+          const rules = rc.contextValue.access;
+          if (rules.unrestricted || !rc.operation) return null;
           const roots = rc.operation.selectionSet.selections;
           const intro = (s: (typeof roots)[number]) => s.kind === Kind.FIELD && s.name.value.startsWith('__');
           if (!roots.some((s) => s.kind === Kind.FIELD && (s.name.value === '__schema' || s.name.value === '__type'))) return null;
@@ -83,7 +84,7 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
             return singleResponse({ data: null, errors: [new GraphQLError('for this role, introspection (__schema, __type) must be asked in an operation of its own', { extensions: { code: ErrorCode.BadUserInput } })] });
           }
           const served = schemas.current;
-          const schema = roleSchemas.get(served.schema, served.version, access);
+          const schema = roleSchemas.get(served.schema, served.version, accessOf(rules, served.scope));
           const result = await execute({ schema, document: rc.document, operationName: rc.operationName ?? null, variableValues: rc.request.variables ?? {} });
           return singleResponse(result);
         },

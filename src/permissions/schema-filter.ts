@@ -5,29 +5,30 @@ import {
   buildASTSchema, type DefinitionNode, type DocumentNode, type FieldDefinitionNode, type GraphQLSchema, type InputValueDefinitionNode,
   Kind, parse, printSchema, type TypeNode,
 } from 'graphql';
-import type { RoleAccess } from './access.js';
+import type { Access } from './access.js';
 
 const named = (t: TypeNode): string => (t.kind === Kind.NAMED_TYPE ? t.name.value : named(t.type));
 
-/** The object type an input type belongs to: `T_filter`, `T_mut_input_data`, `T_mut_data` -> `T`. */
-const ownerOf = (input: string): string => input.replace(/_(filter|list_filter|mut_input_data|mut_data)$/, '');
-
 type WithFields = DefinitionNode & { name: { value: string }; fields?: readonly (FieldDefinitionNode | InputValueDefinitionNode)[] };
 
-function visibleFields(def: WithFields, access: RoleAccess, known: Set<string>): (FieldDefinitionNode | InputValueDefinitionNode)[] {
-  const input = def.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION;
-  const owner = input ? ownerOf(def.name.value) : def.name.value;
+/**
+ * The access service decides per (type, field); it knows which object every type shows (filters,
+ * inputs, aggregations, buckets), so a hidden or disabled field or object is absent from all of
+ * them (issue 14 item 10).
+ */
+function visibleFields(def: WithFields, access: Access, known: Set<string>): (FieldDefinitionNode | InputValueDefinitionNode)[] {
+  const type = def.name.value;
   return (def.fields ?? []).filter((f) => {
     const returns = named(f.type);
     if (!known.has(returns)) return false;
-    if (access.hidden(owner, f.name.value)) return false;
-    return !access.denied(owner, f.name.value, returns);
+    if (access.hidden(type, f.name.value)) return false;
+    return !access.fieldDenied(type, f.name.value, returns);
   });
 }
 
 const BUILTIN = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 
-export function filterSchema(schema: GraphQLSchema, access: RoleAccess): GraphQLSchema {
+export function filterSchema(schema: GraphQLSchema, access: Access): GraphQLSchema {
   const doc = parse(printSchema(schema));
   let defs = doc.definitions as readonly DefinitionNode[];
   // Removing a field can empty a type, and removing a type removes the fields that return it.
@@ -71,7 +72,7 @@ function dropUnreachable(defs: DefinitionNode[]): DefinitionNode[] {
 export class RoleSchemas {
   private readonly cache = new Map<string, GraphQLSchema>();
 
-  get(schema: GraphQLSchema, version: number, access: RoleAccess): GraphQLSchema {
+  get(schema: GraphQLSchema, version: number, access: Access): GraphQLSchema {
     if (access.unrestricted) return schema;
     const key = `${access.role}:${version}:${access.rows.length}`;
     let s = this.cache.get(key);
@@ -83,7 +84,7 @@ export class RoleSchemas {
     return s;
   }
 
-  private readonly cacheOwner = new Map<string, RoleAccess>();
+  private readonly cacheOwner = new Map<string, Access>();
 
   clear(): void {
     this.cache.clear();

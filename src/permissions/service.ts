@@ -5,6 +5,9 @@ import { type PermissionRow, RoleAccess } from './access.js';
 
 const TTL_MS = 60 * 60 * 1000;
 
+/** The tag of everything that depends on role permissions; invalidating it applies changes at once. */
+export const ROLE_PERMISSIONS_TAG = '$role_permissions';
+
 export class PermissionService {
   private readonly cache = new Map<string, { access: Promise<RoleAccess>; at: number }>();
 

@@ -5,7 +5,7 @@ import type { DataObject, Relation } from '../catalog/model.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr } from './fields.js';
+import { fieldExpr, keyExpr } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
@@ -86,7 +86,7 @@ function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQ
     if (args.filter) where.push(planFilter(ctx, target, child, args.filter as Args));
     return {
       kind: 'agg_subquery', from: fromFor(ctx, target, child), where: where.length === 1 ? where[0]! : { kind: 'and', items: where }, fn,
-      ...(column ? { arg: fieldExpr(target, child, column) } : {}),
+      ...(column ? { arg: fieldExpr(ctx, target, child, column, 'aggregate') } : {}),
     };
   };
   return fieldsOf(ctx, type, nodes).map((f): AggOut => {
@@ -109,7 +109,7 @@ function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQ
 function groupMember(obj: DataObject, alias: string, parent: string, filter: FilterNode | undefined, name: string): FilterNode {
   const key = obj.pk.length === 1 ? obj.fields.find((c) => c.name === obj.pk[0]) : undefined;
   if (!key) unsupported(`"${name}" inside bucket aggregations of "${obj.name}", which has no single-field primary key (use "${name}_aggregation")`);
-  return { kind: 'in_group', value: fieldExpr(obj, parent, key), member: fieldExpr(obj, alias, key), ...(filter ? { filter } : {}) };
+  return { kind: 'in_group', value: keyExpr(obj, parent, key), member: keyExpr(obj, alias, key), ...(filter ? { filter } : {}) };
 }
 
 /** The fields of `_T_aggregation` over rows of `obj` under `alias`. */
@@ -119,9 +119,12 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     if (f.name === '__typename') return typename(f.key, type.name);
     if (f.name === '_rows_count') return { kind: 'count', key: f.key, ...(countArg ? { arg: countArg } : {}), ...(scope.filter ? { filter: scope.filter } : {}) };
     const column = obj.fields.find((c) => c.name === f.name);
-    // Aggregating a field the role may not read would reveal it (SPEC §7).
-    if ((column || obj.relations.some((r) => r.name === f.name)) && ctx.access.denied(obj.name, f.name)) throw forbidden();
-    if (column) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, fieldExpr(obj, alias, column), column.type) };
+    // Aggregating a field the role may not read would reveal it (SPEC §7); a relation to an object
+    // the role may not read is refused the same way (issue 14 item 6).
+    if (column) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, fieldExpr(ctx, obj, alias, column, 'aggregate'), column.type) };
+    if (obj.relations.some((r) => r.name === f.name || `${r.name}_aggregation` === f.name) && ctx.access.fieldDenied(type.name, f.name, f.type?.name)) {
+      throw forbidden(`"${obj.name}.${f.name}" may not be aggregated by role "${ctx.access.role}"`);
+    }
     const rel = obj.relations.find((r) => r.name === f.name || `${r.name}_aggregation` === f.name);
     if (!rel) unsupported(`aggregation field "${type.name}.${f.name}"`);
     const target = objectOf(ctx, rel.target);
@@ -129,7 +132,7 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
       const j = ctx.nextAlias();
       scope.joins.push({ from: fromFor(ctx, target, j), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
       const first = target.fields.find((c) => rel.targetFields.includes(c.column)) ?? target.fields[0]!;
-      return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, rowsOf, fieldExpr(target, j, first)) };
+      return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, rowsOf, keyExpr(target, j, first)) };
     }
     if (f.name === `${rel.name}_aggregation`) return { kind: 'object', key: f.key, fields: subAggregation(scope, rel, alias, f.type!, f.nodes, f.args) };
     // A list relation by its own name: aggregate every related row of every aggregated row.

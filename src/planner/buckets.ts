@@ -19,21 +19,22 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
   return fieldsOf(ctx, type, nodes).map((f): AggOut => {
     if (f.name === '__typename') return { kind: 'value', key: f.key, expr: { kind: 'param', value: type.name, scalar: 'String' }, scalar: 'String', list: false };
     const column = obj.fields.find((c) => c.name === f.name);
-    if (ctx.access.denied(obj.name, f.name)) throw forbidden();
     if (column) {
-      const expr = timeBucket(obj, column, fieldExpr(obj, alias, column), f.args);
+      // Grouping by a value shows it: asked as an aggregation use.
+      const expr = timeBucket(obj, column, fieldExpr(ctx, obj, alias, column, 'aggregate'), f.args);
       groupBy.push(expr);
       return { kind: 'value', key: f.key, expr, scalar: column.type, list: column.list };
     }
     const partOf = /^_(.+)_part$/.exec(f.name)?.[1];
     const partField = partOf ? obj.fields.find((c) => c.name === partOf) : undefined;
     if (partField) {
-      const expr: Expr = { kind: 'extract', part: String(f.args.extract), expr: fieldExpr(obj, alias, partField), scalar: partField.type, ...(typeof f.args.extract_divide === 'number' ? { divide: f.args.extract_divide } : {}) };
+      const expr: Expr = { kind: 'extract', part: String(f.args.extract), expr: fieldExpr(ctx, obj, alias, partField, 'aggregate'), scalar: partField.type, ...(typeof f.args.extract_divide === 'number' ? { divide: f.args.extract_divide } : {}) };
       groupBy.push(expr);
       return { kind: 'value', key: f.key, expr, scalar: 'BigInt', list: false };
     }
     const rel = obj.relations.find((r) => r.name === f.name);
     if (rel?.kind === 'one' && f.type) {
+      if (ctx.access.fieldDenied(type.name, f.name, f.type.name)) throw forbidden(`"${obj.name}.${f.name}" may not be used as a bucket key by role "${ctx.access.role}"`);
       const target = objectOf(ctx, rel.target);
       const j = ctx.nextAlias();
       scope.joins.push({ from: fromFor(ctx, target, j), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });

@@ -1,7 +1,7 @@
 // What the planner needs to know about the request and the schema.
 import type { FragmentDefinitionNode, GraphQLSchema } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
-import type { RoleAccess } from '../permissions/access.js';
+import type { Access } from '../permissions/access.js';
 import type { SchemaIndex } from '../schema/surface.js';
 
 export interface PlanContext {
@@ -13,8 +13,11 @@ export interface PlanContext {
   readonly tableName: (obj: DataObject) => readonly string[];
   /** Fresh alias per table occurrence in the statement. */
   readonly nextAlias: () => string;
-  /** The caller's role permissions: row filters enter the plan here (DESIGN.md §3.5). */
-  readonly access: RoleAccess;
+  /**
+   * The access service (src/permissions/access.ts): every object and field the planner plans is
+   * asked of it, for reading, filtering, ordering, aggregating or writing (DESIGN.md §3.5).
+   */
+  readonly access: Access;
   /** `[$auth.*]` values for permission filters and stamps. */
   readonly authVars: Readonly<Record<string, unknown>>;
   /** Set while planning a permission filter itself: its own relations are not guarded again. */

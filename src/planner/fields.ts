@@ -1,12 +1,30 @@
 import type { ColumnField, DataObject } from '../catalog/model.js';
+import type { FieldUse } from '../permissions/access.js';
+import type { PlanContext } from './context.js';
 import type { OutField } from './ir/select.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Expr, RawSqlExpr } from './ir/expr.js';
 
-/** The expression of a column field: the physical column, or its `@sql` expression. */
-export function fieldExpr(obj: DataObject, alias: string, f: ColumnField): Expr {
+/**
+ * The expression of a column field: the physical column, or its `@sql` expression. This is the one
+ * way the planner reaches a column's value, so each use is asked of the access service here; an
+ * `@sql` field asks for every column it is computed from as well.
+ */
+export function fieldExpr(ctx: PlanContext, obj: DataObject, alias: string, f: ColumnField, use: FieldUse): Expr {
+  if (!ctx.inGuard) {
+    ctx.access.useField(obj.name, f.name, use);
+    if (f.sql !== undefined) for (const m of f.sql.matchAll(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g)) if (m[1] !== f.name && obj.fields.some((x) => x.name === m[1])) ctx.access.useField(obj.name, m[1]!, use);
+  }
   if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column };
   return sqlTemplate(obj, alias, f.sql);
+}
+
+/**
+ * A key column the planner uses only to tie rows together (counting related rows, bucket
+ * membership); its value is never shown, filtered by the client or ordered on, so it is not asked.
+ */
+export function keyExpr(obj: DataObject, alias: string, f: ColumnField): Expr {
+  return f.sql === undefined ? { kind: 'column', table: alias, column: f.column } : sqlTemplate(obj, alias, f.sql);
 }
 
 /** `[field]` in catalog SQL names a column of the same row (SPEC §3.3 @sql). */

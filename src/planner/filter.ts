@@ -15,6 +15,9 @@ const and = (items: FilterNode[]): FilterNode => (items.length === 1 ? items[0]!
  * (SPEC §3.3). All of them become parameters.
  */
 export function fromFor(ctx: PlanContext, obj: DataObject, alias: string, viewArgs?: Record<string, unknown> | null): FromNode {
+  // Every read of an object's rows starts here, so an object the role may not read is refused on
+  // any path (relation filters, aggregations, ordering paths); the role's own rules may name it.
+  if (!ctx.inGuard) ctx.access.checkObject('query', obj.name);
   ctx.reads?.add(obj.name);
   if (obj.sql === undefined) return { kind: 'from', alias, name: ctx.tableName(obj) };
   const input = obj.args ? ctx.index.inputs.get(obj.args.input) : undefined;
@@ -70,13 +73,12 @@ export function correlation(ctx: PlanContext, rel: Relation, parent: string, chi
 
 function columnFilter(ctx: PlanContext, obj: DataObject, alias: string, f: ColumnField, ops: Record<string, unknown>): FilterNode[] {
   const out: FilterNode[] = [];
-  const left = fieldExpr(obj, alias, f);
+  const left = fieldExpr(ctx, obj, alias, f, 'filter');
   for (const [op, value] of Object.entries(ops)) {
     if (value === undefined) continue;
     if (value === null && op !== 'is_null') throw new PublicError(ErrorCode.BadUserInput, `filter "${obj.name}.${f.name}.${op}" must not be null`);
     out.push({ kind: 'compare', op, left, right: { kind: 'param', value, scalar: f.type }, scalar: f.type, list: f.list });
   }
-  void ctx;
   return out;
 }
 
@@ -147,7 +149,7 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
     }
     const field = obj.fields.find((f) => f.name === key);
     if (field?.struct) {
-      items.push(...structFilter(ctx, fieldExpr(obj, alias, field), field.struct, [], value as Record<string, unknown>));
+      items.push(...structFilter(ctx, fieldExpr(ctx, obj, alias, field, 'filter'), field.struct, [], value as Record<string, unknown>));
       continue;
     }
     if (field) {
@@ -156,6 +158,8 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
     }
     const rel = obj.relations.find((r) => r.name === key);
     if (rel) {
+      // Filtering through a relation uses the relation field (its target is asked in fromFor).
+      if (!ctx.inGuard) ctx.access.useField(obj.name, rel.name, 'filter');
       items.push(...relationFilter(ctx, rel, alias, value as Record<string, unknown>));
       continue;
     }
@@ -172,7 +176,7 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
 export function guard(ctx: PlanContext, obj: DataObject, alias: string): FilterNode | undefined {
   // Soft-deleted rows are absent wherever the object is read, unless @with_deleted (SPEC §3.3).
   const live: FilterNode | undefined = obj.softDelete?.cond && !ctx.withDeleted ? { kind: 'sql', expr: columnSql(obj, alias, obj.softDelete.cond) } : undefined;
-  if (ctx.access.unrestricted || ctx.inGuard) return live;
+  if (ctx.inGuard) return live;
   const filter = ctx.access.readFilter(obj.name, ctx.authVars);
   if (!filter) return live;
   return andAll(live, planFilter({ ...ctx, inGuard: true }, obj, alias, filter));

@@ -65,6 +65,6 @@ export function planRowCall(
 ): FunctionExpr {
   return callOf(ctx, fn, (name) => {
     const column = mapping[name] ? obj.fields.find((f) => f.name === mapping[name]) : undefined;
-    return column ? fieldExpr(obj, alias, column) : argParam(ctx, fn, name, fieldArgs);
+    return column ? fieldExpr(ctx, obj, alias, column, 'read') : argParam(ctx, fn, name, fieldArgs);
   }, () => false);
 }

@@ -1,8 +1,8 @@
 // Mutation inputs -> write nodes (SPEC §4.3). Nested inserts form a tree the executor walks:
 // N:1 parents first, then the row, then 1:N children and M2M links.
 import type { ColumnField, DataObject, Relation } from '../catalog/model.js';
-import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { storedSecret } from '../shared/secrets.js';
 import type { PlanContext } from './context.js';
 import { andAll, guard, objectOf, planFilter } from './filter.js';
 import type { ParamExpr, RawSqlExpr } from './ir/expr.js';
@@ -18,17 +18,37 @@ export interface InsertTree {
 
 const param = (f: ColumnField, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: f.type, ...(f.list ? { list: true } : {}) });
 
+/** The value stored for a client's value: a hashed secret (API keys) is stored as its hash. */
+function written(ctx: PlanContext, obj: DataObject, f: ColumnField, value: unknown): ParamExpr {
+  const kind = ctx.access.scope.secrets.get(obj.name)?.get(f.name);
+  return param(f, kind === 'hash' && typeof value === 'string' ? storedSecret(value) : value);
+}
+
+/**
+ * The client's own values are written only to fields the role may use; values stamped by the
+ * role's rows (`data`) are the operator's and may fill fields the role cannot touch (issue 14 item 5).
+ */
+function checkClientFields(ctx: PlanContext, obj: DataObject, input: Record<string, unknown>, stamped: Record<string, unknown>): void {
+  for (const key of Object.keys(input)) {
+    if (input[key] === undefined || key in stamped) continue;
+    if (obj.fields.some((f) => f.name === key) || obj.relations.some((r) => r.name === key)) ctx.access.useField(obj.name, key, 'write');
+  }
+}
+
 function writable(obj: DataObject): void {
   if (obj.kind !== 'table' || obj.readOnly) {
     throw new PublicError(ErrorCode.ReadOnly, `"${obj.name}" is read-only: ${obj.kind === 'view' ? 'it is a view' : 'its data source is read-only'}`);
   }
 }
 
-export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<string, unknown>): InsertTree {
+/** `stamps`: values the mutation field's own row stamps (root level only). */
+export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<string, unknown>, stamps: Record<string, unknown> = {}): InsertTree {
   writable(obj);
-  if (ctx.access.objectDenied('insert', obj.name)) throw forbidden();
+  ctx.access.checkObject('insert', obj.name);
   // Object-wide `data` is stamped over what the client sent, at every level (SPEC §7).
-  const data = ctx.access.unrestricted ? input : { ...input, ...ctx.access.objectData('insert', obj.name, ctx.authVars) };
+  const stamped = { ...stamps, ...ctx.access.objectData('insert', obj.name, ctx.authVars) };
+  checkClientFields(ctx, obj, input, stamped);
+  const data = { ...input, ...stamped };
   const values = new Map<string, ParamExpr | RawSqlExpr>();
   const parents: InsertTree['parents'][number][] = [];
   const children: InsertTree['children'][number][] = [];
@@ -37,7 +57,7 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
     const f = obj.fields.find((x) => x.name === key);
     if (f) {
       if (f.sql !== undefined) throw new PublicError(ErrorCode.BadUserInput, `field "${obj.name}.${key}" is computed and cannot be written`);
-      values.set(f.column, param(f, value));
+      values.set(f.column, written(ctx, obj, f, value));
       continue;
     }
     const rel = obj.relations.find((r) => r.name === key);
@@ -47,7 +67,13 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
     if (rel.kind === 'one') parents.push({ relation: rel, tree: planInsert(ctx, target, value as Record<string, unknown>) });
     else {
       const trees = (value as Record<string, unknown>[]).map((v) => planInsert(ctx, target, v));
-      children.push({ relation: rel, trees, ...(rel.via ? { junction: objectOf(ctx, rel.via.object) } : {}) });
+      const junction = rel.via ? objectOf(ctx, rel.via.object) : undefined;
+      // The junction row is written too: it is checked like every other table (issue 14 item 7).
+      if (junction) {
+        writable(junction);
+        ctx.access.checkObject('insert', junction.name);
+      }
+      children.push({ relation: rel, trees, ...(junction ? { junction } : {}) });
     }
   }
   for (const f of obj.fields) {
@@ -85,37 +111,41 @@ function defaultSql(obj: DataObject, template: string, data: Record<string, unkn
   return { kind: 'raw', parts };
 }
 
-function setList(obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
+function setList(ctx: PlanContext, obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
   const updates = obj.fields
     .filter((f) => f.default?.updateExp && data[f.name] === undefined)
     .map((f) => ({ column: f.column, value: defaultSql(obj, f.default!.updateExp!, data) }));
-  return [...updates, ...setFromData(obj, data)];
+  return [...updates, ...setFromData(ctx, obj, data)];
 }
 
-function setFromData(obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
+function setFromData(ctx: PlanContext, obj: DataObject, data: Record<string, unknown>): UpdateNode['set'] {
   return Object.entries(data)
     .filter(([, v]) => v !== undefined)
     .map(([key, value]) => {
       const f = obj.fields.find((x) => x.name === key);
       if (!f) throw new PublicError(ErrorCode.BadUserInput, `unknown field "${key}" of "${obj.name}"`);
       if (f.sql !== undefined) throw new PublicError(ErrorCode.BadUserInput, `field "${obj.name}.${key}" is computed and cannot be written`);
-      return { column: f.column, value: param(f, value) };
+      return { column: f.column, value: written(ctx, obj, f, value) };
     });
 }
 
-export function planUpdate(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined, input: Record<string, unknown>): UpdateNode {
+export function planUpdate(
+  ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined, input: Record<string, unknown>, stamps: Record<string, unknown> = {},
+): UpdateNode {
   writable(obj);
-  if (ctx.access.objectDenied('update', obj.name)) throw forbidden();
-  const data = ctx.access.unrestricted ? input : { ...input, ...ctx.access.objectData('update', obj.name, ctx.authVars) };
+  ctx.access.checkObject('update', obj.name);
+  const stamped = { ...stamps, ...ctx.access.objectData('update', obj.name, ctx.authVars) };
+  checkClientFields(ctx, obj, input, stamped);
+  const data = { ...input, ...stamped };
   const alias = ctx.nextAlias();
-  const set = setList(obj, data);
-  if (!setFromData(obj, data).length) throw new PublicError(ErrorCode.BadUserInput, `update of "${obj.name}" sets no field`);
+  const set = setList(ctx, obj, data);
+  if (!setFromData(ctx, obj, data).length) throw new PublicError(ErrorCode.BadUserInput, `update of "${obj.name}" sets no field`);
   return { kind: 'update', table: ctx.tableName(obj), alias, set, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
 }
 
 export function planDelete(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined): DeleteNode | UpdateNode {
   writable(obj);
-  if (ctx.access.objectDenied('delete', obj.name)) throw forbidden();
+  ctx.access.checkObject('delete', obj.name);
   const alias = ctx.nextAlias();
   if (obj.softDelete?.set) {
     // Soft delete: mark the live rows as deleted instead of removing them.

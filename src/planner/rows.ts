@@ -19,9 +19,10 @@ export interface OrderArg {
 export function catalogPathExpr(ctx: PlanContext, obj: DataObject, alias: string, path: readonly string[], full: string): Expr {
   const [head, ...rest] = path;
   const f = obj.fields.find((x) => x.name === head);
-  if (f && !rest.length) return fieldExpr(obj, alias, f);
+  if (f && !rest.length) return fieldExpr(ctx, obj, alias, f, 'order');
   const rel = obj.relations.find((r) => r.name === head);
   if (rel && rel.kind === 'one' && rest.length) {
+    ctx.access.useField(obj.name, rel.name, 'order');
     const target = objectOf(ctx, rel.target);
     const child = ctx.nextAlias();
     const g = guard(ctx, target, child);

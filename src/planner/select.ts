@@ -56,18 +56,18 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     const def = type.getFields()[name];
     if (!def) throw new PublicError(ErrorCode.ValidationFailed, `Cannot query field "${name}" on type "${type.name}".`);
     // A denied field is not fetched; its resolver answers "forbidden" at its path (SPEC §1).
-    if (ctx.access.denied(type.name, name, getNamedType(def.type).name)) continue;
+    if (ctx.access.fieldDenied(type.name, name, getNamedType(def.type).name)) continue;
     const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
     const column = obj.fields.find((f) => f.name === name);
     if (column) {
       if (column.type === 'JSON' && args.struct !== undefined && args.struct !== null) {
-        const value = fieldExpr(obj, alias, column);
+        const value = fieldExpr(ctx, obj, alias, column, 'read');
         const f: OutField = { kind: 'json_object', key, fields: jsonStruct(value, args.struct), nullWhen: value };
         planned.fields.push(f);
         planned.byKey.set(key, { field: f, kind: 'const' });
         continue;
       }
-      let expr: Expr = timeBucket(obj, column, fieldExpr(obj, alias, column), args);
+      let expr: Expr = timeBucket(obj, column, fieldExpr(ctx, obj, alias, column, 'read'), args);
       const transforms = args.transforms as string[] | null | undefined;
       if (column.type === 'Geometry' && (transforms?.length || args.buffer != null || args.simplify_factor != null)) {
         const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
@@ -76,7 +76,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       }
       // A stored column declared `!` is never null; computed and transformed values may be.
       const notNull = column.nonNull && expr.kind === 'column';
-      const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}) };
+      const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}), origin: { object: obj.name, field: column.name } };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'scalar' });
       continue;
@@ -86,7 +86,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     if (call?.join && callFn) {
       // Rows of a table function, called with this row's values and matched to it (SPEC §3.3).
       const fnCall = planRowCall(ctx, callFn, obj, alias, call.args, args);
-      const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(obj, alias, obj.fields.find((x) => x.name === s2)!), column: call.join!.referencesFields[i]! }));
+      const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(ctx, obj, alias, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
       const f: OutField = { kind: 'fn_rows', key, call: fnCall, join };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'const' });
@@ -106,7 +106,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     if (measureField) {
       const num = (v: unknown) => (typeof v === 'number' ? { v } : undefined);
       const expr: Expr = {
-        kind: 'geo_measure', expr: fieldExpr(obj, alias, measureField), type: String(args.type), transform: args.transform === true,
+        kind: 'geo_measure', expr: fieldExpr(ctx, obj, alias, measureField, 'read'), type: String(args.type), transform: args.transform === true,
         ...(num(args.from) ? { from: args.from as number } : {}), ...(num(args.to) ? { to: args.to as number } : {}),
       };
       const f: OutField = { kind: 'scalar', key, expr, scalar: 'Float', list: false };
@@ -117,7 +117,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     const partOf = /^_(.+)_part$/.exec(name)?.[1];
     const partField = partOf ? obj.fields.find((f) => f.name === partOf) : undefined;
     if (partField) {
-      const expr: Expr = { kind: 'extract', part: String(args.extract), expr: fieldExpr(obj, alias, partField), scalar: partField.type, ...(typeof args.extract_divide === 'number' ? { divide: args.extract_divide } : {}) };
+      const expr: Expr = { kind: 'extract', part: String(args.extract), expr: fieldExpr(ctx, obj, alias, partField, 'read'), scalar: partField.type, ...(typeof args.extract_divide === 'number' ? { divide: args.extract_divide } : {}) };
       const f: OutField = { kind: 'scalar', key, expr, scalar: 'BigInt', list: false };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'scalar' });
@@ -198,8 +198,8 @@ function planRelationList(
   ctx: PlanContext, target: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args, corr: FilterNode,
 ): SelectNode {
   const base = planSelect(ctx, target, alias, type, nodes, { filter: args.filter, distinct_on: args.distinct_on, args: args.args });
-  const wholeOrder = orderItems(base, args.order_by as OrderArg[] | undefined, target);
-  const nestedOrder = args.nested_order_by ? orderItems(base, args.nested_order_by as OrderArg[], target) : wholeOrder;
+  const wholeOrder = orderItems(ctx, base, args.order_by as OrderArg[] | undefined, target);
+  const nestedOrder = args.nested_order_by ? orderItems(ctx, base, args.nested_order_by as OrderArg[], target) : wholeOrder;
   const hasWhole = args.limit !== undefined && args.limit !== null || (args.offset !== undefined && args.offset !== null && args.offset !== 0);
   return {
     ...base,
@@ -214,21 +214,24 @@ function planRelationList(
 }
 
 /** Resolves an `order_by` path over the selected fields and aliases (SPEC §4). */
-function orderExpr(sel: SelectNode, path: string[], full: string, objName: string): { expr: Expr; notNull: boolean } {
+function orderExpr(ctx: PlanContext, sel: SelectNode, path: string[], full: string, objName: string): { expr: Expr; notNull: boolean } {
   const [head, ...rest] = path;
   const f = sel.fields.find((x) => x.key === head);
   if (!f) throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is not selected`);
-  if (f.kind === 'scalar' && rest.length === 0) return { expr: f.expr, notNull: f.notNull === true };
+  if (f.kind === 'scalar' && rest.length === 0) {
+    if (f.origin) ctx.access.useField(f.origin.object, f.origin.field, 'order');
+    return { expr: f.expr, notNull: f.notNull === true };
+  }
   // An N:1 path is null when no related row is visible, whatever its column says.
-  if (f.kind === 'object' && rest.length) return { expr: { kind: 'subquery', select: f.select, value: orderExpr(f.select, rest, full, objName).expr }, notNull: false };
+  if (f.kind === 'object' && rest.length) return { expr: { kind: 'subquery', select: f.select, value: orderExpr(ctx, f.select, rest, full, objName).expr }, notNull: false };
   // An @unnest relation is joined (inner): its columns order the joined rows directly.
-  if (f.kind === 'unnest' && rest.length) return orderExpr(f.select, rest, full, objName);
+  if (f.kind === 'unnest' && rest.length) return orderExpr(ctx, f.select, rest, full, objName);
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
 }
 
-function orderItems(sel: SelectNode, order: OrderArg[] | undefined | null, obj: DataObject): OrderItem[] {
+function orderItems(ctx: PlanContext, sel: SelectNode, order: OrderArg[] | undefined | null, obj: DataObject): OrderItem[] {
   return (order ?? []).map((o) => {
-    const { expr, notNull } = orderExpr(sel, o.field.split('.'), o.field, obj.name);
+    const { expr, notNull } = orderExpr(ctx, sel, o.field.split('.'), o.field, obj.name);
     return { expr, desc: o.direction === 'DESC', ...(notNull ? { notNull } : {}) };
   });
 }
@@ -246,7 +249,7 @@ export function planSelect(
   const distinct = (args.distinct_on as string[] | undefined | null)?.map((name) => {
     const f = obj.fields.find((x) => x.name === name);
     if (!f) throw new PublicError(ErrorCode.BadUserInput, `distinct_on field "${name}" is not a field of "${obj.name}"`);
-    return fieldExpr(obj, alias, f);
+    return fieldExpr(ctx, obj, alias, f, 'order');
   });
   const sel: SelectNode = {
     kind: 'select',
@@ -259,7 +262,7 @@ export function planSelect(
     ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
     ...(distinct?.length ? { distinctOn: distinct } : {}),
   };
-  return { ...sel, orderBy: orderItems(sel, args.order_by as OrderArg[] | undefined, obj) };
+  return { ...sel, orderBy: orderItems(ctx, sel, args.order_by as OrderArg[] | undefined, obj) };
 }
 
 /** @filter_required: a query of the object must filter on these fields. */

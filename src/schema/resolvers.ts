@@ -21,7 +21,9 @@ import { planCall } from '../planner/function.js';
 import { planBuckets } from '../planner/buckets.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
 import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
-import { forbidden } from '../permissions/access.js';
+import { type Access, type AccessScope, accessOf, forbidden, registerScope } from '../permissions/access.js';
+import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
+import { hashSecret, maskSecret } from '../shared/secrets.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { markPlain, markReadRoot } from '../pipeline/fast-path/marks.js';
 import { planningWork } from '../pipeline/metrics.js';
@@ -30,7 +32,8 @@ import type { Row } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { DataRootField, SchemaIndex } from './surface.js';
 
-export type FunctionHandler = (args: Args, ctx: RequestContext) => Promise<unknown>;
+/** A system function; `access` is the caller's (the auth functions describe it). */
+export type FunctionHandler = (args: Args, ctx: RequestContext, access: Access) => Promise<unknown>;
 
 export interface ResolverDeps {
   readonly registry: SourceRegistry;
@@ -84,11 +87,11 @@ export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _a
   return v === undefined ? row[info.fieldName] : v;
 };
 
-function planContext(info: GraphQLResolveInfo, index: SchemaIndex, registry: SourceRegistry, ctx: RequestContext): PlanContext {
+function planContext(info: GraphQLResolveInfo, index: SchemaIndex, scope: AccessScope, registry: SourceRegistry, ctx: RequestContext): PlanContext {
   const withDeleted = info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'with_deleted'));
   return {
     ...(withDeleted ? { withDeleted } : {}),
-    access: ctx.access,
+    access: accessOf(ctx.access, scope),
     authVars: ctx.authVars,
     schema: info.schema,
     index,
@@ -105,12 +108,20 @@ function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
   return t;
 }
 
-/** WHERE <fields> = <values>: by primary key, unique key, or a row just written. */
-function keyFilter(obj: DataObject, alias: string, values: Record<string, unknown>, byColumn: boolean): FilterNode {
+/**
+ * WHERE <fields> = <values>: by primary key, unique key, or a row just written. A hashed secret
+ * (`api_keys_by_key(key)`) is looked up by the hash of the value given.
+ */
+function keyFilter(access: Access, obj: DataObject, alias: string, values: Record<string, unknown>, byColumn: boolean): FilterNode {
   const fields = byColumn ? obj.pk.map((n) => obj.fields.find((f) => f.name === n)!) : obj.fields.filter((f) => f.name in values);
+  const hashed = access.scope.secrets.get(obj.name);
+  const value = (f: DataObject['fields'][number]) => {
+    const v = values[byColumn ? f.column : f.name];
+    return !byColumn && hashed?.get(f.name) === 'hash' && typeof v === 'string' ? hashSecret(v) : v;
+  };
   const items: FilterNode[] = fields.map((f) => ({
     kind: 'compare', op: 'eq', left: { kind: 'column', table: alias, column: f.column },
-    right: { kind: 'param', value: values[byColumn ? f.column : f.name], scalar: f.type }, scalar: f.type, list: false,
+    right: { kind: 'param', value: value(f), scalar: f.type }, scalar: f.type, list: false,
   }));
   return items.length === 1 ? items[0]! : { kind: 'and', items };
 }
@@ -136,8 +147,8 @@ type DataResolver = (source: unknown, args: Args, ctx: RequestContext, info: Gra
  * DESIGN.md §2): the key is namespaced by role, user, time zone and schema version, and the tags
  * are the explicit ones plus every data object the plan reads.
  */
-function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
-  const inner = planAndRun(root, index, deps, plans);
+function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
+  const inner = planAndRun(root, index, scope, deps, plans);
   if (!READS.has(root.kind)) return inner as GraphQLFieldResolver<unknown, RequestContext>;
   const cached = async (source: unknown, args: Args, ctx: RequestContext, info: GraphQLResolveInfo): Promise<unknown> => {
     const cache = deps.cache;
@@ -145,16 +156,18 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
     if (!cache || !rule) return inner(source, args, ctx, info);
     const key = cacheKey({
       query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
-      role: ctx.identity.role, userId: ctx.identity.userId, timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
+      ...identityKey(ctx), timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
     });
-    const options = { ttlMs: rule.ttlMs ?? cache.defaultTtlMs, tags: [...rule.tags] };
+    // Every entry is dropped when role permissions change (SPEC §7 tag `$role_permissions`).
+    const options = { ttlMs: rule.ttlMs ?? cache.defaultTtlMs, tags: [...rule.tags, ROLE_PERMISSIONS_TAG] };
     const { value, hit } = await inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
       const result = await cache.wrap(key, options, async () => {
         const reads = new Set<string>();
         const v = await inner(source, args, ctx, info, reads);
         options.tags.push(...reads);
-        // The cache keeps values, never the fast path's unparsed text.
-        return v instanceof RawJson ? v.parse() : v;
+        // The cache keeps values, never the fast path's unparsed text; the objects read travel with
+        // the entry, so a request answered from it still knows them.
+        return { v: v instanceof RawJson ? v.parse() : v, reads: [...reads] };
       }, { refresh: rule.refresh });
       span.setAttribute('svc.cache.hit', result.hit);
       return result;
@@ -164,7 +177,8 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
       const scope = currentRequest();
       if (scope) scope.cacheHit = true;
     }
-    return value;
+    for (const r of value.reads) ctx.reads.add(r);
+    return value.v;
   };
   return async (source, args: Args, ctx, info) => {
     // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
@@ -186,7 +200,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, deps: ResolverDep
   };
 }
 
-function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps, plans: PlanCache): DataResolver {
+function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache): DataResolver {
   const cacheable = READS.has(root.kind);
   return async (_source, args: Args, ctx, info, reads) => {
     const obj = index.objects.get(root.object)!;
@@ -195,7 +209,10 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
     if (cacheable) {
       const cached = plans.get(info.operation, key);
       if (cached) {
-        for (const r of cached.reads) reads?.add(r);
+        for (const r of cached.reads) {
+          reads?.add(r);
+          ctx.reads.add(r);
+        }
         return deps.executor.readCompiled(ctx, runtime, cached.stmt);
       }
     }
@@ -207,26 +224,29 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
       planningWork.inc({ step: 'plan' });
       const stmt = inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
       if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads] });
-      for (const r of planReads) reads?.add(r);
+      for (const r of planReads) {
+        reads?.add(r);
+        ctx.reads.add(r);
+      }
       return deps.executor.readCompiled(ctx, runtime, stmt);
     };
-    const pctx = { ...planContext(info, index, deps.registry, ctx), reads: planReads };
+    const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: planReads };
+    const access = pctx.access;
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') {
       // The object's tag, and the source's (cached function results of the source depend on it).
       ctx.written.add(obj.name).add(obj.source);
     }
     // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
-    const fieldFilter = ctx.access.unrestricted ? undefined : ctx.access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
+    const fieldFilter = access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
     const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
     const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
       const alias = pctx.nextAlias();
       const sel = planned(() => planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({ args: args.args })));
-      return run({ kind: 'one', select: withWhere(sel, keyFilter(obj, alias, values, byColumn)) });
+      return run({ kind: 'one', select: withWhere(sel, keyFilter(access, obj, alias, values, byColumn)) });
     };
-    const stamped = (_op: 'insert' | 'update', data: Args): Args =>
-      ctx.access.unrestricted ? data : { ...data, ...ctx.access.fieldData(info.parentType.name, info.fieldName, ctx.authVars) };
+    const stamps = access.fieldData(info.parentType.name, info.fieldName, ctx.authVars);
     const writeWhere = (op: 'update' | 'delete', filter: Args | null | undefined): Args | null | undefined => {
-      const guardFilter = ctx.access.unrestricted ? undefined : ctx.access.writeFilter(op, obj.name, ctx.authVars);
+      const guardFilter = access.writeFilter(op, obj.name, ctx.authVars);
       if (!guardFilter) return filter;
       return filter ? { _and: [filter, guardFilter] } : guardFilter;
     };
@@ -247,19 +267,20 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
         return run({ kind: 'aggregate', node: planned(() => planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args))) });
       case 'insert':
         return ctx.serial.run(async () => {
-          const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, stamped('insert', args.data as Args))));
+          const data = args.data as Args;
+          const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
           if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
-          return readRow(row, true);
+          return showSecretsOnce(access, obj, info, data, await readRow(row, true));
         });
       case 'insert_batch':
         return ctx.serial.run(async () => {
           const rows = args.data as Args[];
-          for (const data of rows) await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, stamped('insert', data))));
+          for (const data of rows) await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
           return operationResult(rows.length, 'inserted');
         });
       case 'update':
         return ctx.serial.run(async () => {
-          const n = await deps.executor.change(ctx, runtime, planned(() => planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), stamped('update', args.data as Args))));
+          const n = await deps.executor.change(ctx, runtime, planned(() => planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), args.data as Args, stamps)));
           return operationResult(n, 'updated');
         });
       case 'delete':
@@ -272,20 +293,20 @@ function planAndRun(root: DataRootField, index: SchemaIndex, deps: ResolverDeps,
 }
 
 /** A catalog function field: one call statement; mutation functions join the request's transaction. */
-function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: ResolverDeps, version: number): GraphQLFieldResolver<unknown, RequestContext> {
+function functionResolver(fn: CatalogFunction, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   return async (_source, args: Args, ctx, info) => {
     const runtime = deps.registry.runtime(fn.source);
-    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () =>
-      runtime.compiler.compileQuery(planCall(planContext(info, index, deps.registry, ctx), fn, args), ctx.timezone),
-    );
+    const pctx = planContext(info, index, scope, deps.registry, ctx);
+    rowsOfObject(pctx, fn);
+    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () => runtime.compiler.compileQuery(planCall(pctx, fn, args), ctx.timezone));
     const rule = !fn.mutation && deps.cache?.enabled ? cacheRule(info, fn.cache) : undefined;
     if (rule && deps.cache) {
       // Query functions cache like data fields; tags are the explicit ones plus the source's name.
       const key = cacheKey({
         query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
-        role: ctx.identity.role, userId: ctx.identity.userId, timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
+        ...identityKey(ctx), timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
       });
-      const options = { ttlMs: rule.ttlMs ?? deps.cache.defaultTtlMs, tags: [...rule.tags, fn.source] };
+      const options = { ttlMs: rule.ttlMs ?? deps.cache.defaultTtlMs, tags: [...rule.tags, fn.source, ROLE_PERMISSIONS_TAG] };
       return inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
         const result = await deps.cache!.wrap(key, options, () => deps.executor.readCompiled(ctx, runtime, stmt), { refresh: rule.refresh });
         span.setAttribute('svc.cache.hit', result.hit);
@@ -302,27 +323,75 @@ function functionResolver(fn: CatalogFunction, index: SchemaIndex, deps: Resolve
 }
 
 /**
+ * A function returning rows of a data object shows that object (issue 14 item 9): the role must be
+ * allowed to read it, and since the function's own SQL chooses the rows, a role whose rules filter
+ * the object's rows is refused rather than shown rows its filter would hide. Field rules apply to
+ * the returned rows through the field guard, as anywhere the object's type appears.
+ */
+function rowsOfObject(ctx: PlanContext, fn: CatalogFunction): void {
+  const object = ctx.access.ownerOf(fn.returns.type);
+  if (object === undefined) return;
+  ctx.access.checkObject('query', object);
+  if (ctx.access.readFilter(object, ctx.authVars)) {
+    throw forbidden(`"${fn.name}" returns rows of "${object}", which role "${ctx.access.role}" may read only through its row filter`);
+  }
+}
+
+/**
  * Every field, at every depth, asks the role first (SPEC §7): a denied field answers "forbidden" at
  * its own path with the rest of the data intact (SPEC §1). Aliases, fragments and variables cannot
  * avoid it, since it runs per resolved field whatever the query text looked like.
  */
-function guardFields(schema: GraphQLSchema): void {
+function guardFields(schema: GraphQLSchema, scope: AccessScope): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    const owner = scope.owners.get(type.name);
     for (const field of Object.values(type.getFields())) {
-      if (!field.resolve) markPlain(field);
-      const inner = (field.resolve ?? byResponseKey) as GraphQLFieldResolver<unknown, RequestContext>;
+      const base = (field.resolve ?? byResponseKey) as GraphQLFieldResolver<unknown, RequestContext>;
+      // A password inside a connection string is shown as *** wherever the field is read (issue 14 item 2).
+      const masked = owner !== undefined && scope.secrets.get(owner)?.get(field.name) === 'mask';
+      const inner: GraphQLFieldResolver<unknown, RequestContext> = masked
+        ? async (s, a, c, i) => {
+          const v = await base(s, a, c, i);
+          return typeof v === 'string' ? maskSecret(v) : v;
+        }
+        : base;
+      // The fast path may read a field from the parent's JSON itself only when nothing else happens to it.
+      if (!field.resolve && !masked) markPlain(field);
       const returns = getNamedType(field.type).name;
       field.resolve = ((source, args, ctx: RequestContext, info) => {
-        if (ctx.access.denied(type.name, field.name, returns)) throw forbidden();
+        if (accessOf(ctx.access, scope).fieldDenied(type.name, field.name, returns)) throw forbidden();
         return inner(source, args, ctx, info);
       }) as GraphQLFieldResolver<unknown, unknown>;
     }
   }
 }
 
+/**
+ * A managed API key is shown once, in the answer of the insert that creates it (issue 14 item 2):
+ * the stored hash is replaced by the key the client sent, at every response key selecting it.
+ */
+function showSecretsOnce(access: Access, obj: DataObject, info: GraphQLResolveInfo, data: Args, row: unknown): unknown {
+  const hashed = [...(access.scope.secrets.get(obj.name) ?? [])].filter(([name, kind]) => kind === 'hash' && typeof data[name] === 'string');
+  if (!hashed.length || !row || typeof row !== 'object') return row;
+  const out = { ...(row as Record<string, unknown>) };
+  for (const node of info.fieldNodes) {
+    for (const sel of node.selectionSet?.selections ?? []) {
+      if (sel.kind !== 'Field') continue;
+      const hit = hashed.find(([name]) => name === sel.name.value);
+      if (hit) out[sel.alias?.value ?? sel.name.value] = data[hit[0]];
+    }
+  }
+  return out;
+}
+
+/** Cache entries are the caller's own: role, user and the `[$auth.*]` values its role's rules may read. */
+function identityKey(ctx: RequestContext): { role: string; userId: string | null; auth?: string } {
+  return { role: ctx.identity.role, userId: ctx.identity.userId, ...(ctx.access.unrestricted ? {} : { auth: JSON.stringify(ctx.authVars) }) };
+}
+
 /** Attaches the server's resolvers to a schema built from the generated SDL. */
-export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps: ResolverDeps, version = 0): void {
+export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, version = 0): void {
   const field = (coord: string) => {
     const [typeName, fieldName] = coord.split('.') as [string, string];
     const type = schema.getType(typeName) as GraphQLObjectType;
@@ -332,16 +401,19 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, deps:
     // One plan cache per served schema: a new schema starts with an empty one.
   const plans = new PlanCache();
   for (const [coord, root] of index.roots) {
-    field(coord).resolve = dataResolver(root, index, deps, plans, version) as GraphQLFieldResolver<unknown, unknown>;
+    field(coord).resolve = dataResolver(root, index, scope, deps, plans, version) as GraphQLFieldResolver<unknown, unknown>;
     if (READS.has(root.kind)) markReadRoot(field(coord));
   }
   for (const [coord, handlerId] of index.functions) {
     const handler = deps.functions[handlerId];
     if (!handler) throw new PublicError(ErrorCode.Internal, `no handler "${handlerId}" for ${coord}`);
     const mutation = coord.startsWith('MutationFunction.') || coord.includes('_mut_function.');
-    field(coord).resolve = ((_s: unknown, args: Args, ctx: RequestContext) =>
-      mutation ? ctx.serial.run(() => handler(args, ctx)) : handler(args, ctx)) as GraphQLFieldResolver<unknown, unknown>;
+    field(coord).resolve = ((_s: unknown, args: Args, ctx: RequestContext) => {
+      const access = accessOf(ctx.access, scope);
+      return mutation ? ctx.serial.run(() => handler(args, ctx, access)) : handler(args, ctx, access);
+    }) as GraphQLFieldResolver<unknown, unknown>;
   }
-  for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, deps, version) as GraphQLFieldResolver<unknown, unknown>;
-  guardFields(schema);
+  for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, scope, deps, version) as GraphQLFieldResolver<unknown, unknown>;
+  guardFields(schema, scope);
+  registerScope(schema, scope);
 }

@@ -3,6 +3,8 @@
 import { metrics } from '../shared/metrics.js';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import type { ResolvedCatalog } from '../catalog/model.js';
+import type { AccessScope } from '../permissions/access.js';
+import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
 import { attachResolvers, type ResolverDeps } from './resolvers.js';
 import { buildSurface, type SchemaIndex, type SystemFunction } from './surface.js';
 
@@ -10,6 +12,8 @@ export interface ServedSchema {
   readonly schema: GraphQLSchema;
   readonly index: SchemaIndex;
   readonly sdl: string;
+  /** What access decisions need to know of this schema (src/permissions/access.ts). */
+  readonly scope: AccessScope;
   /** Increases with every rebuild; part of cache keys (parse/plan, results). */
   readonly version: number;
 }
@@ -28,6 +32,7 @@ export class SchemaService {
     private readonly extraSdl: readonly string[],
     /** Changes made to each new schema before anyone sees it (stored descriptions, seed 001). */
     private readonly decorate: (schema: GraphQLSchema) => void = () => undefined,
+    private readonly system: SystemSurface = NO_SYSTEM,
   ) {}
 
   get current(): ServedSchema {
@@ -39,8 +44,9 @@ export class SchemaService {
     const { surface, schema } = compileSchema(catalogs, this.functions, this.extraSdl);
     this.decorate(schema);
     const version = (this.served?.version ?? 0) + 1;
-    attachResolvers(schema, surface.index, deps, version);
-    this.served = { schema, index: surface.index, sdl: surface.sdl, version };
+    const scope = buildAccessScope(surface.index, this.system);
+    attachResolvers(schema, surface.index, scope, deps, version);
+    this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version };
     metrics.schemaRebuilds.inc();
     for (const l of this.listeners) l(this.served);
     return this.served;

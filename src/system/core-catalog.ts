@@ -15,6 +15,7 @@ export const CORE_PREFIX = 'core';
 /** The GraphQL type name of a core table (`roles` -> `core_roles`); write events and cache tags use it. */
 export const coreObject = (table: string): string => `${CORE_PREFIX}_${table}`;
 
+
 export const CORE_CATALOG_SDL = /* GraphQL */ `
 """Data sources registered with the server."""
 type data_sources @table(name: "data_sources") {

@@ -2,9 +2,12 @@
 // refused with a clear message (SPEC §11). The same DDL runs on DuckDB and PostgreSQL; `JSON`
 // becomes `JSONB` on PostgreSQL.
 
-export const CORE_SCHEMA_VERSION = 2;
+export const CORE_SCHEMA_VERSION = 3;
 
-export const MIGRATIONS: readonly (readonly string[])[] = [
+/** A step is SQL, or a change computed in the server (values only it can compute, such as hashes). */
+export type MigrationStep = string | { readonly hashApiKeys: true };
+
+export const MIGRATIONS: readonly (readonly MigrationStep[])[] = [
   // version 1
   [
     `CREATE TABLE IF NOT EXISTS _schema_settings (key VARCHAR PRIMARY KEY, value JSON)`,
@@ -78,5 +81,16 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
       name VARCHAR NOT NULL, object_name VARCHAR NOT NULL, query_root VARCHAR, query_type VARCHAR, PRIMARY KEY (name, object_name))`,
     `CREATE TABLE IF NOT EXISTS _schema_module_type_catalogs (
       type_name VARCHAR NOT NULL, catalog_name VARCHAR NOT NULL, PRIMARY KEY (type_name, catalog_name))`,
+  ],
+  // version 3 (issue 14): `public` runs no mutation (the system module is closed to it and to
+  // `readonly` by the access service itself); built-in roles carry the established descriptions
+  // (issue 18 item 10); API keys are stored as hashes.
+  [
+    `INSERT INTO role_permissions (role, type_name, field_name, disabled) VALUES ('public', 'Mutation', '*', TRUE)
+      ON CONFLICT DO NOTHING`,
+    `UPDATE roles SET description = 'Admin role' WHERE name = 'admin' AND description = 'Full access'`,
+    `UPDATE roles SET description = 'Public role' WHERE name = 'public' AND description = 'Anonymous callers'`,
+    `UPDATE roles SET description = 'Readonly role' WHERE name = 'readonly' AND description = 'Reads everything, writes nothing'`,
+    { hashApiKeys: true },
   ],
 ];

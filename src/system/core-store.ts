@@ -3,7 +3,8 @@
 import type { DataObject } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.js';
-import { CORE_SCHEMA_VERSION, MIGRATIONS } from './core-migrations.js';
+import { hashSecret, storedSecret } from '../shared/secrets.js';
+import { CORE_SCHEMA_VERSION, MIGRATIONS, type MigrationStep } from './core-migrations.js';
 
 export interface DataSourceRow {
   name: string;
@@ -49,7 +50,7 @@ export class CoreStore {
   async migrate(): Promise<void> {
     const pg = this.runtime.type === 'postgres';
     const adapt = (sql: string) => (pg ? sql.replace(/\bJSON\b/g, 'JSONB') : sql);
-    await this.runtime.exec(adapt(MIGRATIONS[0]![0]!));
+    await this.runtime.exec(adapt(MIGRATIONS[0]![0] as string));
     const rows = await this.read(`SELECT value FROM ${this.t('_schema_settings')} WHERE key = $1`, ['core_schema_version']);
     const raw = rows[0]?.value;
     const current = raw === undefined ? 0 : Number(typeof raw === 'string' ? JSON.parse(raw) : raw);
@@ -57,7 +58,7 @@ export class CoreStore {
       throw new PublicError(ErrorCode.ConfigInvalid, `the core database has schema version ${current}, newer than this server's ${CORE_SCHEMA_VERSION}; upgrade the server`);
     }
     for (let v = current; v < CORE_SCHEMA_VERSION; v++) {
-      for (const stmt of MIGRATIONS[v]!) await this.runtime.exec(adapt(stmt));
+      for (const step of MIGRATIONS[v]!) await this.step(step, adapt);
     }
     if (current !== CORE_SCHEMA_VERSION) {
       await this.run(async (c) => {
@@ -65,6 +66,18 @@ export class CoreStore {
         await c.write({ sql: `INSERT INTO ${this.t('_schema_settings')} (key, value) VALUES ($1, CAST($2 AS ${pg ? 'JSONB' : 'JSON'}))`, params: ['core_schema_version', String(CORE_SCHEMA_VERSION)] });
       });
     }
+  }
+
+  private async step(step: MigrationStep, adapt: (sql: string) => string): Promise<void> {
+    if (typeof step === 'string') return this.runtime.exec(adapt(step));
+    // Keys stored in plain text by an older server become their hashes (issue 14 item 2).
+    const rows = await this.read(`SELECT name, key FROM ${this.t('api_keys')}`, []);
+    await this.run(async (c) => {
+      for (const r of rows) {
+        const hashed = storedSecret(String(r.key));
+        if (hashed !== r.key) await c.write({ sql: `UPDATE ${this.t('api_keys')} SET key = $1 WHERE name = $2`, params: [hashed, r.name] });
+      }
+    });
   }
 
   async dataSource(name: string): Promise<DataSourceRow | undefined> {
@@ -84,9 +97,9 @@ export class CoreStore {
     return rows.map((r) => ({ ...r, filter: json(r.filter), data: json(r.data) }));
   }
 
-  /** A managed API key row by its key value (seed 000 `api_keys_by_key`). */
+  /** A managed API key row by its key value (seed 000 `api_keys_by_key`); keys are stored hashed. */
   async apiKeyByKey(key: string): Promise<Row | undefined> {
-    const rows = await this.read(`SELECT * FROM ${this.t('api_keys')} WHERE key = $1`, [key]);
+    const rows = await this.read(`SELECT * FROM ${this.t('api_keys')} WHERE key = $1`, [hashSecret(key)]);
     return rows[0];
   }
 

@@ -12,6 +12,7 @@ import { openSource } from '../sources/open.js';
 import { introspect } from '../sources/postgres/introspect.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
+import { resolve } from 'node:path';
 import { readCatalogFiles } from './catalog-files.js';
 import type { CoreStore, DataSourceRow } from './core-store.js';
 
@@ -59,7 +60,8 @@ export class Lifecycle {
       return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
     }
     const files = [];
-    for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path)));
+    const allowed = [this.config.CATALOGS_DIR, ...this.config.CATALOG_ALLOWED_PATHS].map((d) => resolve(d));
+    for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path, allowed)));
     if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
     return compileCatalog(info, files);

@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
-import { PermissionService } from '../permissions/service.js';
+import { PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { SchemaService } from '../schema/service.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
@@ -19,7 +19,7 @@ import { readDeclaredSources } from './declared-sources.js';
 import { systemHandlers } from './functions.js';
 import { infoHandlers } from './info.js';
 import { compileMetaCatalog, META_SOURCE } from './meta/catalog.js';
-import { ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL } from './modules.js';
+import { ALL_SYSTEM_FUNCTIONS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from './modules.js';
 import { Descriptions } from './catalog/descriptions.js';
 import { schemaHandlers } from './catalog/functions.js';
 import { CatalogStore } from './catalog/store.js';
@@ -28,6 +28,7 @@ import { Serial } from '../shared/mutex.js';
 import { LineageEmitter } from '../lineage/emitter.js';
 import { Lifecycle } from './lifecycle.js';
 import { ReadinessProbe } from './readiness.js';
+import { logSecurityWarnings } from './security-warnings.js';
 
 export class SvcRuntime {
   /** GET /ready (issue 21). */
@@ -58,11 +59,13 @@ export class SvcRuntime {
         roleSchemas.clear();
       }
     });
-    // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`).
+    // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`),
+    // cached results included: they were computed under the old rules.
     writes.on((objects) => {
       if (objects.has(coreObject('role_permissions')) || objects.has(coreObject('roles'))) {
         permissions.invalidate();
         roleSchemas.clear();
+        cache.invalidate([ROLE_PERMISSIONS_TAG]).catch((e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e) }, 'cache: invalidation of $role_permissions failed'));
       }
     });
   }
@@ -72,7 +75,7 @@ export class SvcRuntime {
     const registry = new SourceRegistry();
     const executor = new Executor(log, config.DEBUG, config.MAX_PARALLEL_QUERIES, config.ALLOW_PARALLEL);
     const descriptions = new Descriptions();
-    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => descriptions.apply(s));
+    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => descriptions.apply(s), SYSTEM_SURFACE);
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
@@ -82,6 +85,7 @@ export class SvcRuntime {
     const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
     const core = new CoreStore(coreRuntime);
     await core.migrate();
+    await logSecurityWarnings(config, core, log);
     const coreCatalog = compileCoreCatalog(coreType, config.CORE_DB_READONLY);
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     registry.set(META_SOURCE, { runtime: DuckDbSource.over(engine, META_SOURCE), catalog: compileMetaCatalog() }, []);

@@ -22,7 +22,10 @@ const asKey = (key: string, headers: Record<string, string> = {}) => t.gql(ME, u
 
 beforeAll(async () => {
   const file = writeConfig({
-    auth: { api_keys: { enabled: true, managed: true, keys: [{ key: 'static-key-1', role: 'readonly', username: 'ci', user_id: '7' }, { key: 'static-key-2' }] } },
+    auth: { api_keys: { enabled: true, managed: true, keys: [
+      { key: 'static-key-1', role: 'readonly', username: 'ci', user_id: '7', headers: { user_name: 'X-API-Username', user_id: 'X-API-User-ID' } },
+      { key: 'static-key-2' },
+    ] } },
   });
   t = await startApp({ CONFIG_FILE: file, SECRET_KEY: 'the-secret', ALLOWED_ANONYMOUS: 'false' });
   await t.gql('mutation { core { insert_roles(data: {name: "editor", description: "test"}) { name } } }', undefined, ADMIN);
@@ -41,6 +44,11 @@ describe('static keys', () => {
 
   it('default to role public and user api', async () => {
     expect(meOf(await asKey('static-key-2'))).toMatchObject({ user_name: 'api', role: 'public' });
+  });
+
+  it('ignore identity headers unless the key names them (issue 14 item 3)', async () => {
+    const r = await asKey('static-key-2', { 'x-api-username': 'someone-else', 'x-api-user-id': '1' });
+    expect(meOf(r)).toMatchObject({ user_id: 'api', user_name: 'api', role: 'public' });
   });
 
   it('cannot impersonate', async () => {

@@ -62,7 +62,8 @@ describe('cluster secret', () => {
 describe('anonymous', () => {
   it('gives the configured role and user_name anonymous; override headers are ignored', async () => {
     const r = await t.gql(ME, undefined, { 'x-svc-role': 'admin', 'x-svc-user-id': 'root' });
-    expect(meOf(r)).toMatchObject({ user_id: null, user_name: 'anonymous', role: 'public', auth_type: 'anonymous' });
+    // As the established servers answer (issue 18 item 10).
+    expect(meOf(r)).toMatchObject({ user_id: 'anonymous', user_name: 'anonymous', role: 'public', auth_type: 'anonymous', auth_provider: 'anonymous' });
   });
 
   it('is not where a presented credential ends up', async () => {

@@ -21,12 +21,12 @@ async function makeInventoryFile(path: string): Promise<void> {
 }
 
 describe('core tables', () => {
-  it('lists the built-in roles and the seeded readonly permission', async () => {
-    const r = await t.gql('{ core { roles(order_by: [{field: "name"}]) { name permissions { type_name field_name disabled } } } }');
+  it('lists the built-in roles, their descriptions and the seeded permissions', async () => {
+    const r = await t.gql('{ core { roles(order_by: [{field: "name"}]) { name description permissions { type_name field_name disabled } } } }');
     expect(r.body.data.core.roles).toEqual([
-      { name: 'admin', permissions: null },
-      { name: 'public', permissions: null },
-      { name: 'readonly', permissions: [{ type_name: 'Mutation', field_name: '*', disabled: true }] },
+      { name: 'admin', description: 'Admin role', permissions: null },
+      { name: 'public', description: 'Public role', permissions: [{ type_name: 'Mutation', field_name: '*', disabled: true }] },
+      { name: 'readonly', description: 'Readonly role', permissions: [{ type_name: 'Mutation', field_name: '*', disabled: true }] },
     ]);
   });
 
@@ -126,13 +126,13 @@ describe('data source lifecycle', () => {
   });
 
   it('reports a source that fails to load and keeps serving the others', async () => {
-    await t.gql(`mutation { core { insert_data_sources(data: {name: "broken", type: "duckdb", prefix: "b", as_module: false, path: ":memory:",
-      catalogs: [{name: "broken_catalog", type: "localFS", path: "/nonexistent/catalog"}]}) { name } } }`);
+    await t.gql(`mutation($p: String!) { core { insert_data_sources(data: {name: "broken", type: "duckdb", prefix: "b", as_module: false, path: ":memory:",
+      catalogs: [{name: "broken_catalog", type: "localFS", path: $p}]}) { name } } }`, { p: join(FIXTURES, 'nonexistent/catalog') });
     const load = await t.gql('mutation { function { core { load_data_source(name: "broken") { success message } } } }');
     expect(load.body.data.function.core.load_data_source.success).toBe(false);
     expect(load.body.data.function.core.load_data_source.message).toMatch(/does not exist/);
     const status = await t.gql('{ function { core { data_source_status(name: "broken") } } }');
-    expect(status.body.data.function.core.data_source_status).toMatch(/^failed: catalog path "\/nonexistent\/catalog" does not exist/);
+    expect(status.body.data.function.core.data_source_status).toMatch(/^failed: catalog path ".*nonexistent\/catalog" does not exist/);
     expect((await t.gql('{ shop_tags(limit: 1) { id } }')).body.data.shop_tags).toHaveLength(1);
   });
 

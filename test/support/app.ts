@@ -36,7 +36,9 @@ export function tempDir(): string {
 export async function startApp(env: Record<string, string> = {}, imports: import('@nestjs/common').ModuleMetadata['imports'] = []): Promise<TestApp> {
   const dir = env.SVC_TEST_DIR ?? tempDir();
   process.chdir(dir);
-  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...env }, argv: [], cwd: dir });
+  // Tests register catalogs from the fixtures and from temporary directories (CATALOG_ALLOWED_PATHS).
+  const allowed = [CATALOGS, FIXTURES, tmpdir()].join(',');
+  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...env }, argv: [], cwd: dir });
   const app = await createApp(config, createLogger(config.LOG_LEVEL), imports);
   await app.getHttpAdapter().getInstance().ready();
   const fastify = app.getHttpAdapter().getInstance();

@@ -13,7 +13,8 @@ const CATALOGS = join(import.meta.dirname, '..', '..', 'catalogs');
 
 export async function startRuntime(env: Record<string, string> = {}): Promise<SvcRuntime> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, SVC_DATA_DIR: dir, ...env }, argv: [] });
+  const allowed = [CATALOGS, join(import.meta.dirname, '..', 'fixtures'), tmpdir()].join(',');
+  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, SVC_DATA_DIR: dir, ...env }, argv: [] });
   return SvcRuntime.start(config, createLogger(process.env.TEST_LOG ?? 'silent'));
 }
 

@@ -36,12 +36,14 @@ export class ApiKeyProvider implements AuthProvider {
     let match: StaticKeys['keys'][number] | undefined;
     for (const k of this.statics.keys) if (same(k.key, key) && !match) match = k;
     if (!match) return undefined;
-    // Seed 000 "Request headers": X-API-Username / X-API-User-ID (names configurable) describe
-    // the user behind a static key; the configured values are the fallback.
-    const userName = req.header(this.statics.header_username) ?? match.username ?? 'api';
+    // Seed 000 "Request headers": headers may describe the user behind a static key, but only
+    // when the configuration names them (issue 14 item 3): otherwise anyone holding a shared key
+    // could claim any user id and pass row filters written for that user.
+    const fromHeader = (name: string | undefined) => (name ? req.header(name) : undefined);
+    const userName = fromHeader(match.headers?.user_name ?? this.statics.header_username) ?? match.username ?? 'api';
     return {
       role: match.role ?? 'public',
-      userId: req.header(this.statics.header_user_id) ?? match.user_id ?? userName,
+      userId: fromHeader(match.headers?.user_id ?? this.statics.header_user_id) ?? match.user_id ?? userName,
       userName,
       authType: 'apikey',
     };

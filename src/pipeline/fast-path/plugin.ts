@@ -13,6 +13,7 @@ import {
   type OperationDefinitionNode, getArgumentValues, getVariableValues,
 } from 'graphql';
 import type { RequestContext } from '../../executor/request-context.js';
+import { accessOf, scopeOf } from '../../permissions/access.js';
 import { mentionsJq } from '../../jq/fields.js';
 import { RawJson } from '../../shared/json.js';
 import { fastPathAnswers } from '../metrics.js';
@@ -69,7 +70,10 @@ export function fastPathPlugin(): ApolloServerPlugin<RequestContext> {
           const variables = coerced.coerced;
           const ctx = rc.contextValue;
           const fragments = fragmentsOf(rc.document);
-          const shape: OperationShape | undefined = shapes.get(schema, operation, fragments, variables, ctx.access);
+          // The same access decisions as the field guard (src/permissions/access.ts).
+          const scope = scopeOf(schema);
+          if (!scope) return null;
+          const shape: OperationShape | undefined = shapes.get(schema, operation, fragments, variables, accessOf(ctx.access, scope));
           if (!shape) return null;
           const roots = shape.filter((r): r is RootShape => 'field' in r);
           ctx.rawJson = true;

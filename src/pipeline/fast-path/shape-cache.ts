@@ -2,17 +2,17 @@
 // its selection once (DESIGN.md §4). Apollo keeps one parsed document per query text and schema,
 // so the operation node is a stable key; a new schema or a reloaded rule set is a new key object.
 import type { FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { RoleAccess } from '../../permissions/access.js';
+import type { Access } from '../../permissions/access.js';
 import { type OperationShape, operationShape } from './shape.js';
 
 const PER_KEY = 64;
 
 export class ShapeCache {
-  private readonly bySchema = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, WeakMap<RoleAccess, Map<string, OperationShape | null>>>>();
+  private readonly bySchema = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, WeakMap<Access, Map<string, OperationShape | null>>>>();
 
   get(
     schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-    variables: Readonly<Record<string, unknown>>, access: RoleAccess,
+    variables: Readonly<Record<string, unknown>>, access: Access,
   ): OperationShape | undefined {
     const byOp = this.bySchema.get(schema) ?? new WeakMap();
     this.bySchema.set(schema, byOp);

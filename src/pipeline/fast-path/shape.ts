@@ -9,7 +9,7 @@ import {
 } from 'graphql';
 // Not re-exported by the package root (the planner imports the same module, src/planner/select.ts).
 import { collectFields, collectSubfields } from 'graphql/execution/collectFields.js';
-import type { RoleAccess } from '../../permissions/access.js';
+import type { Access } from '../../permissions/access.js';
 import { isPlain, isReadRoot } from './marks.js';
 
 /** How a value completes, mirroring graphql-js `completeValue` for the types a catalog read returns. */
@@ -43,7 +43,7 @@ interface Walk {
   readonly schema: GraphQLSchema;
   readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
   readonly variables: Readonly<Record<string, unknown>>;
-  readonly access: RoleAccess;
+  readonly access: Access;
 }
 
 class NotFast extends Error {}
@@ -63,14 +63,14 @@ function subOf(w: Walk, type: GraphQLObjectType, key: string, nodes: readonly Fi
   const def = type.getFields()[name];
   // Resolvers of their own (extensions), and fields the role may not read (their "forbidden" error
   // is the general path's to write, SPEC §1), keep the general path.
-  if (!def || !isPlain(def as GraphQLField<unknown, unknown>) || w.access.denied(type.name, name, getNamedType(def.type).name)) throw new NotFast();
+  if (!def || !isPlain(def as GraphQLField<unknown, unknown>) || w.access.fieldDenied(type.name, name, getNamedType(def.type).name)) throw new NotFast();
   return { key, name, out: outOf(w, def.type, nodes) };
 }
 
 /** The operation's shape for these variables and this role, or undefined when it is not fast. */
 export function operationShape(
   schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Readonly<Record<string, FragmentDefinitionNode>>,
-  variables: Readonly<Record<string, unknown>>, access: RoleAccess,
+  variables: Readonly<Record<string, unknown>>, access: Access,
 ): OperationShape | undefined {
   const query = schema.getQueryType();
   if (operation.operation !== 'query' || !query) return undefined;
@@ -80,7 +80,7 @@ export function operationShape(
       const name = nodes[0]!.name.value;
       if (name === '__typename') return { key, typename: query.name };
       const field = query.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
-      if (!field || !isReadRoot(field) || access.denied(query.name, name, getNamedType(field.type).name)) throw new NotFast();
+      if (!field || !isReadRoot(field) || access.fieldDenied(query.name, name, getNamedType(field.type).name)) throw new NotFast();
       return { key, field, nodes, out: outOf(w, field.type, nodes) };
     });
   } catch (e) {

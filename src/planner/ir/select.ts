@@ -26,7 +26,11 @@ export interface OrderItem {
 
 /** One key of an output object. */
 export type OutField =
-  | { readonly kind: 'scalar'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean; readonly notNull?: boolean }
+  | {
+    readonly kind: 'scalar'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean; readonly notNull?: boolean;
+    /** The object field it reads, so ordering by it is asked of the access service too. */
+    readonly origin?: { readonly object: string; readonly field: string };
+  }
   | { readonly kind: 'const'; readonly key: string; readonly value: string | number | boolean | null }
   | { readonly kind: 'object'; readonly key: string; readonly select: SelectNode }
   | { readonly kind: 'array'; readonly key: string; readonly select: SelectNode }

@@ -1,0 +1,32 @@
+// Secrets are not data (issue 14 item 2): API keys are stored as hashes, and passwords inside
+// connection strings are shown as `***` whenever they are read back.
+import { createHash } from 'node:crypto';
+
+const HASHED = /^sha256:[0-9a-f]{64}$/;
+
+/** The hash a presented key is looked up by. Always computed: a stored hash is never a key itself. */
+export function hashSecret(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
+/**
+ * What is stored for a key written by a client: its hash. A value already in the hash form is kept,
+ * so an operator can provision a key without ever sending it.
+ */
+export function storedSecret(key: string): string {
+  return HASHED.test(key) ? key : hashSecret(key);
+}
+
+/**
+ * A connection string or URL with its password replaced by `***`:
+ * `postgres://app:pw@db/sales` -> `postgres://app:***@db/sales`, and `password=pw` pairs
+ * (key=value connection strings, query parameters) likewise. `[$ENV_NAME]` placeholders are kept,
+ * since they are the documented way to keep a password out of the core database.
+ */
+export function maskSecret(text: string): string {
+  return text
+    .replace(/(^|[^A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/:@\s]*:)([^@\s]*)@/g, (m, pre: string, head: string, pw: string) => (isPlaceholder(pw) ? m : `${pre}${head}***@`))
+    .replace(/((?:^|[?&;\s])(?:password|pwd|passwd|secret|token)=)([^&;\s]*)/gi, (m, head: string, pw: string) => (isPlaceholder(pw) || !pw ? m : `${head}***`));
+}
+
+const isPlaceholder = (v: string): boolean => /^\[\$[A-Za-z_][A-Za-z0-9_]*\]$/.test(v);
