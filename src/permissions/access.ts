@@ -149,6 +149,9 @@ export class Access {
    */
   objectDenied(op: ObjectOp, object: string): boolean {
     if (this.unrestricted) return false;
+    // An update or delete filter reads the rows it matches (its affected_rows answers questions),
+    // so an object the role may not read is not changed by it either.
+    if ((op === 'update' || op === 'delete') && this.objectDenied('query', object)) return true;
     if (!this.admin && this.scope.systemObjects.has(object)) {
       const grant = this.rules.row(`data-object:${op}`, object);
       return !grant || grant.disabled;
