@@ -189,7 +189,7 @@ describe.each(['duckdb', 'postgres'] as const)('on %s', (dialect) => {
       tagsFilter: __type(name: "shop_tags_filter") { name }
       tagsAgg: __type(name: "_shop_tags_aggregation") { name }
       tagsBucket: __type(name: "_shop_tags_aggregation_bucket") { name }
-      apiKeys: __type(name: "api_keys") { name }
+      apiKeys: __type(name: "core_api_keys") { name }
     }`;
     const r = await d().app.gql(q, undefined, headers());
     expect(r.body.errors).toBeUndefined();

@@ -71,8 +71,8 @@ describe('anonymous callers with ANONYMOUS_ROLE=public (issue 14 item 1)', () =>
     const r = await t.gql('{ __schema { types { name } } }');
     const names = r.body.data.__schema.types.map((x: { name: string }) => x.name);
     expect(names).toContain('shop_orders');
-    expect(names).not.toContain('api_keys');
-    expect(names).not.toContain('data_sources');
+    expect(names).not.toContain('core_api_keys');
+    expect(names).not.toContain('core_data_sources');
     expect(names).not.toContain('Mutation');
     const fn = await t.gql('{ __type(name: "_module_core_function") { fields { name } } }');
     expect(fn.body.data.__type.fields.map((f: { name: string }) => f.name)).toEqual(['auth']);
@@ -95,7 +95,7 @@ describe('built-in roles', () => {
 
   it('an operator opens a system object or function to a role with a row naming it', async () => {
     await t.gql(`mutation { core { insert_roles(data: {name: "ops", description: "operations", permissions: [
-      {type_name: "data-object:query", field_name: "data_sources"},
+      {type_name: "data-object:query", field_name: "core_data_sources"},
       {type_name: "_module_core_function", field_name: "data_source_status"}
     ]}) { name } } }`, undefined, ADMIN);
     const r = await t.gql('{ core { data_sources { name } } function { core { data_source_status(name: "shop") } } }', undefined, as('ops'));
@@ -134,7 +134,7 @@ describe('secrets are not data (issue 14 item 2)', () => {
       '{ core { data_sources_aggregation { path { list } } } }',
       '{ core { data_sources_bucket_aggregation { key { path } aggregations { _rows_count } } } }',
       '{ core { data_sources(order_by: [{field: "path"}]) { name path } } }',
-    ]) expect(errorOf(await t.gql(q, undefined, ADMIN)), q).toMatch(/^forbidden: "data_sources.path" is a secret|^forbidden: "api_keys.key" is a secret/);
+    ]) expect(errorOf(await t.gql(q, undefined, ADMIN)), q).toMatch(/^forbidden: "core_data_sources.path" is a secret|^forbidden: "core_api_keys.key" is a secret/);
   });
 
   it('a password in a data-source path reads back as ***; [$ENV] placeholders stay', async () => {
