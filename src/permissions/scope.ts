@@ -41,6 +41,8 @@ export function buildAccessScope(index: SchemaIndex, system: SystemSurface): Acc
   const systemFields = new Set<string>();
   const openFields = new Set<string>();
   for (const [coord, handler] of index.functions) (system.openHandlers.has(handler) ? openFields : systemFields).add(coord);
+  // Catalog functions of a system source (e.g. core.meta's engine_version) are system functions too.
+  for (const [coord, fn] of index.catalogFunctions) if (system.sources.has(fn.source)) systemFields.add(coord);
   const roots = new Map<string, { object: string; op: ObjectOp }>();
   for (const [coord, root] of index.roots) roots.set(coord, { object: root.object, op: OPS[root.kind] });
   return { owners, systemObjects, systemFields, openFields, roots, secrets };

@@ -34,6 +34,8 @@ const ATTACK: readonly [string, string][] = [
   ['read catalog sources', '{ core { catalog_sources { name path } } }'],
   ['read roles and permissions', '{ core { roles { name } role_permissions { role } } }'],
   ['count the keys', '{ core { api_keys_aggregation { _rows_count } } }'],
+  ['read engine views', '{ core { meta { databases { name path } } } }'],
+  ['read node info', '{ function { core { version { version } } } }'],
   ['describe a source', '{ function { core { describe_data_source_schema(name: "shop") } } }'],
   ['ask a source status', '{ function { core { data_source_status(name: "shop") } } }'],
   ['write shop data', 'mutation { insert_shop_tags(data: {id: 500, name: "anon"}) { id } }'],
