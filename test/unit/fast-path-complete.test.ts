@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { complete, completesToItself, Incomplete } from '../../src/pipeline/fast-path/complete.js';
 import { markPlain, markReadRoot } from '../../src/pipeline/fast-path/marks.js';
 import { operationShape, type RootShape } from '../../src/pipeline/fast-path/shape.js';
-import { UNRESTRICTED } from '../../src/permissions/access.js';
+import { accessOf, EMPTY_SCOPE, UNRESTRICTED } from '../../src/permissions/access.js';
 import { byResponseKey } from '../../src/schema/resolvers.js';
 
 const schema = buildSchema(`
@@ -34,7 +34,7 @@ const QUERY = `query Q($skip: Boolean = false) {
 
 function shapeOf(query: string, variables: Record<string, unknown> = { skip: false }) {
   const doc = parse(query);
-  const shape = operationShape(schema, doc.definitions[0] as never, {}, variables, UNRESTRICTED);
+  const shape = operationShape(schema, doc.definitions[0] as never, {}, variables, accessOf(UNRESTRICTED, EMPTY_SCOPE));
   return shape!.find((r): r is RootShape => 'field' in r)!;
 }
 
