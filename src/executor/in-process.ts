@@ -11,7 +11,7 @@ export const SYSTEM_IDENTITY: Identity = { role: 'admin', userId: 'system', user
 
 export async function executeInProcess(
   schemas: SchemaService,
-  request: { query: string; variables?: Record<string, unknown>; operationName?: string; identity?: Identity },
+  request: { query: string; variables?: Record<string, unknown>; operationName?: string; identity?: Identity; reads?: Set<string> },
   writes?: WriteEvents,
   permissions?: PermissionService,
 ): Promise<ExecutionResult> {
@@ -28,6 +28,8 @@ export async function executeInProcess(
   const access = request.identity && permissions ? await permissions.forRole(request.identity.role) : undefined;
   const ctx = new RequestContext(request.identity ?? SYSTEM_IDENTITY, access);
   const result = await execute({ schema, document, variableValues: request.variables ?? {}, operationName: request.operationName, contextValue: ctx, fieldResolver: byResponseKey });
+  // The caller learns which objects were read (the tags of a cached /jq-query answer).
+  for (const r of ctx.reads) request.reads?.add(r);
   if (ctx.transactions.active) {
     const ok = !result.errors?.length;
     await ctx.transactions.end(ok);

@@ -10,7 +10,7 @@ import { parse } from 'graphql';
 import { IdentityService } from '../auth/identity.service.js';
 import type { Config } from '../config/schema.js';
 import { RequestContext } from '../executor/request-context.js';
-import { JQ_CACHE, type JqCache, parseCacheHeaders } from '../jq/cache.js';
+import { callerScope, JQ_CACHE, type JqCache, parseCacheHeaders } from '../jq/cache.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { JqError } from '../jq/errors.js';
@@ -19,6 +19,7 @@ import { inProcessQueryRunner } from '../jq/query-runner.js';
 import { requestTimezone } from '../jq/timezone.js';
 import { applyJqVariable } from '../jq/variables.js';
 import { RoleGate } from '../permissions/roles.js';
+import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { PublicError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { SvcRuntime } from '../system/runtime.js';
@@ -94,21 +95,30 @@ export class JqController {
       throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
     }
     const body = readBody(req.body);
-    const cacheRequest = parseCacheHeaders(req.headers, req.body, identity.role);
+    const timezone = requestTimezone(req.headers, this.config.DB_TIMEZONE);
+    const request = new RequestContext(identity, access, timezone);
+    // An entry is the caller's own: role, identity and time zone are in its key (issue 14 item 11).
+    const cacheRequest = parseCacheHeaders(req.headers, req.body, callerScope(identity.role, request.authVars, timezone));
     if (cacheRequest && !cacheRequest.invalidate) {
       const hit = await this.cache.get(cacheRequest.key);
       if (hit !== undefined) return { status: 200, body: hit };
     }
+    const reads = request.reads;
     const context: JqContext = {
       identity,
-      timezone: requestTimezone(req.headers, this.config.DB_TIMEZONE),
-      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, formatError: this.formatError() }, identity),
+      timezone,
+      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, reads, formatError: this.formatError() }, identity),
     };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
-    const { variables: _sent, ...request } = body.query;
-    const response = await this.execute(apollo, req, new RequestContext(identity, access), variables ? { ...request, variables } : request);
+    const { variables: _sent, ...query } = body.query;
+    const response = await this.execute(apollo, req, request, variables ? { ...query, variables } : query);
     const result = await this.engine.run({ program: body.jq, input: response, variables: this.jqVariables(body.query.query, body.query.operationName, variables), context });
-    if (cacheRequest) await this.cache.set(cacheRequest.key, result.text, { ttlSeconds: cacheRequest.ttlSeconds, tags: cacheRequest.tags });
+    if (cacheRequest) {
+      // Tagged with every object read (by the query and by querySvc), so writes drop it, and with
+      // $role_permissions, so a permission change does too (SPEC §9, like @cache on /query).
+      const tags = [...new Set([...cacheRequest.tags, ...reads, ROLE_PERMISSIONS_TAG])];
+      await this.cache.set(cacheRequest.key, result.text, { ttlSeconds: cacheRequest.ttlSeconds, tags });
+    }
     return { status: 200, body: result.text };
   }
 

@@ -28,7 +28,7 @@ export class NoJqCache implements JqCache {
 }
 
 export interface JqCacheRequest extends JqCacheEntryOptions {
-  /** `<X-Svc-Cache-Key or sha256 of the body>:<role>`. */
+  /** `<X-Svc-Cache-Key or sha256 of the body>:<caller scope>` (see callerScope). */
   readonly key: string;
   /** X-Svc-Cache-Invalidate: run the query again and replace the entry. */
   readonly invalidate: boolean;
@@ -45,6 +45,15 @@ function bad(message: string): PublicError {
   return new PublicError(ErrorCode.BadRequest, message, 400);
 }
 
+/**
+ * The part of a cache key that makes an entry the caller's own (issue 14 item 11): the role, and a
+ * hash of the caller's `[$auth.*]` values (user id and name, claims: whatever the role's rules may
+ * read) and the time zone timestamps are rendered in.
+ */
+export function callerScope(role: string, authVars: Readonly<Record<string, unknown>>, timezone: string): string {
+  return `${role}:${createHash('sha256').update(JSON.stringify([authVars, timezone])).digest('hex').slice(0, 32)}`;
+}
+
 /** sha256 (hex) of the request body as JSON text. */
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(typeof body === 'string' ? body : JSON.stringify(body) ?? '').digest('hex');
@@ -54,7 +63,7 @@ export function bodyHash(body: unknown): string {
  * The caching asked for by a request, or null when it sends no cache header. 400 (PublicError) for
  * a TTL that is not seconds or a duration, or an X-Svc-Cache-Invalidate that is not a boolean.
  */
-export function parseCacheHeaders(headers: Headers, body: unknown, role: string): JqCacheRequest | null {
+export function parseCacheHeaders(headers: Headers, body: unknown, scope: string): JqCacheRequest | null {
   const ttlText = header(headers, 'x-svc-cache')?.trim();
   const keyText = header(headers, 'x-svc-cache-key');
   const tagsText = header(headers, 'x-svc-cache-tags');
@@ -72,6 +81,6 @@ export function parseCacheHeaders(headers: Headers, body: unknown, role: string)
     invalidate = invalidateText === 'true' || invalidateText === '1';
   }
   const tags = (tagsText ?? '').split(',').map((t) => t.trim()).filter(Boolean);
-  const key = `${keyText?.trim() || bodyHash(body)}:${role}`;
+  const key = `${keyText?.trim() || bodyHash(body)}:${scope}`;
   return { key, ttlSeconds, tags, invalidate };
 }

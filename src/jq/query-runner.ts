@@ -13,13 +13,15 @@ export interface QueryRunnerDeps {
   readonly writes?: WriteEvents;
   /** The caller's role permissions apply to its querySvc queries (SPEC §7). */
   readonly permissions?: PermissionService;
+  /** Collects the data objects the queries read (cache tags of /jq-query answers). */
+  readonly reads?: Set<string>;
   /** Formats errors as /query does (src/http/graphql-server.ts `formatError`); default: toJSON. */
   readonly formatError?: (error: GraphQLError) => ReturnType<GraphQLError['toJSON']>;
 }
 
 export function inProcessQueryRunner(deps: QueryRunnerDeps, identity: Identity): QueryRunner {
   return async (query, variables) => {
-    const result = await executeInProcess(deps.schemas, { query, variables, identity }, deps.writes, deps.permissions);
+    const result = await executeInProcess(deps.schemas, { query, variables, identity, ...(deps.reads ? { reads: deps.reads } : {}) }, deps.writes, deps.permissions);
     return responseBody(result, deps.formatError);
   };
 }

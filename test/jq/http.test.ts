@@ -204,20 +204,31 @@ describe('role permissions', () => {
 });
 
 describe('cache headers', () => {
-  it('keys the entry by custom key or body hash plus the role, with TTL and tags', async () => {
+  /** The one entry whose key starts with `prefix` (the rest is the caller's identity and zone, issue 14 item 11). */
+  const entry = (prefix: string) => {
+    const keys = [...cache.entries.keys()].filter((k) => k.startsWith(prefix));
+    expect(keys, prefix).toHaveLength(1);
+    return { key: keys[0]!, ...cache.entries.get(keys[0]!)! };
+  };
+
+  it('keys the entry by custom key or body hash plus the role and identity, with TTL and the tags of what it read', async () => {
     const body = { jq: '.data.shop_tags | length', query: { query: TAGS } };
     await jqQuery(body, { 'x-svc-cache': '5m', 'x-svc-cache-tags': 'tags, shop ,' });
-    expect(cache.entries.get(`${bodyHash(body)}:admin`)).toEqual({ body: '3', options: { ttlSeconds: 300, tags: ['tags', 'shop'] } });
+    const e = entry(`${bodyHash(body)}:admin:`);
+    expect(e.body).toBe('3');
+    expect(e.options).toEqual({ ttlSeconds: 300, tags: ['tags', 'shop', 'shop_tags', '$role_permissions'] });
     await jqQuery(body, { ...as('analyst', '1', 'a'), 'x-svc-cache-key': 'tag-count', 'x-svc-cache': '30' });
-    expect(cache.entries.get('tag-count:analyst')?.options.ttlSeconds).toBe(30);
+    expect(entry('tag-count:analyst:').options.ttlSeconds).toBe(30);
   });
 
   it('answers from the cache, and X-Svc-Cache-Invalidate re-runs and replaces the entry', async () => {
     const body = { jq: '.data.shop_tags | length', query: { query: TAGS } };
-    cache.entries.set('stale:admin', { body: '"from cache"', options: { tags: [] } });
+    await jqQuery(body, { 'x-svc-cache-key': 'stale', 'x-svc-cache': '60' });
+    const { key } = entry('stale:admin:');
+    cache.entries.set(key, { body: '"from cache"', options: { tags: [] } });
     expect((await jqQuery(body, { 'x-svc-cache-key': 'stale' })).body).toBe('from cache');
     expect((await jqQuery(body, { 'x-svc-cache-key': 'stale', 'x-svc-cache-invalidate': 'true' })).body).toBe(3);
-    expect(cache.entries.get('stale:admin')?.body).toBe('3');
+    expect(cache.entries.get(key)?.body).toBe('3');
   });
 
   it('400 for a TTL or invalidate flag it cannot read', async () => {
