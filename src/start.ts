@@ -45,6 +45,11 @@ async function main(): Promise<void> {
   }
   stopOnSignals(config, log, async () => {
     app.get(SvcRuntime).readiness.markStopping();
+    if (config.SHUTDOWN_DELAY) {
+      // Load balancers see /ready at 503 and stop sending before the listener goes away.
+      log.info({ delay_ms: config.SHUTDOWN_DELAY }, 'svc: /ready is 503; serving on for SHUTDOWN_DELAY');
+      await new Promise((r) => setTimeout(r, config.SHUTDOWN_DELAY));
+    }
     service?.close();
     // Fastify stops accepting connections, lets the requests in flight finish, then the Nest
     // shutdown hooks stop Apollo and close the sources. A keep-alive connection whose request
@@ -82,7 +87,7 @@ function stopOnSignals(config: Config, log: Logger, stop: () => Promise<void>): 
     setTimeout(() => {
       log.error({ timeout_ms: config.SHUTDOWN_TIMEOUT }, 'svc: requests still running at SHUTDOWN_TIMEOUT, exiting');
       process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT).unref();
+    }, config.SHUTDOWN_DELAY + config.SHUTDOWN_TIMEOUT).unref();
     stop().then(
       () => {
         log.info('svc stopped');

@@ -134,6 +134,8 @@ export const settingsShape = {
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   /** After SIGTERM: how long requests in flight may take before the process exits anyway (ms). */
   SHUTDOWN_TIMEOUT: duration.default(30_000),
+  /** After SIGTERM: how long to keep serving with /ready at 503 before refusing connections (ms). */
+  SHUTDOWN_DELAY: duration.default(0),
   /** OpenLineage (SPEC §14): the receiver's base URL; empty = no lineage events. */
   OPENLINEAGE_URL: z.string().default(''),
   /** Path of the receiver's endpoint, resolved against OPENLINEAGE_URL (the OpenLineage client's default). */

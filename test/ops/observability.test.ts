@@ -188,6 +188,20 @@ extend type Function {
   });
 });
 
+describe('SHUTDOWN_DELAY', () => {
+  it('keeps serving with /ready at 503 after SIGTERM, then exits 0', async () => {
+    const s = await startServer({ SHUTDOWN_DELAY: '3s' });
+    expect((await fetch(`${s.url}/ready`)).status).toBe(200);
+    s.child.kill('SIGTERM');
+    await s.waitForLine((l) => l.includes('serving on for SHUTDOWN_DELAY'), 'the drain line');
+    const ready = await fetch(`${s.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'stopping' });
+    expect((await post(s, { query: '{ shop_tags(limit: 1) { id } }' })).body.data).toEqual({ shop_tags: [{ id: 1 }] });
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
+
 describe('LOG_FORMAT=pretty', () => {
   it('writes one readable line per entry, with the fields after the message', async () => {
     const { PassThrough } = await import('node:stream');
