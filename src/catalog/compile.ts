@@ -4,6 +4,7 @@ import {
   type ConstDirectiveNode, type DocumentNode, type FieldDefinitionNode, GraphQLError, Kind,
   type ObjectTypeDefinitionNode, parse, Source, type TypeNode, valueFromASTUntyped,
 } from 'graphql';
+import { parseTtl } from '../cache/ttl.js';
 import { CATALOG_DIRECTIVES } from './directives.js';
 import { CatalogError, locOf, where } from './errors.js';
 import {
@@ -52,6 +53,14 @@ function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveN
     for (const a of d.arguments ?? []) {
       if (!known.includes(a.name.value)) {
         ctx.problems.push(`unknown argument "${a.name.value}" of directive "@${d.name.value}" ${where(locOf(a, file))}`);
+      }
+      // Seconds or a duration ("30s", "5m", "1h"); a wrong one is the author's, found at load.
+      if (d.name.value === 'cache' && a.name.value === 'ttl') {
+        try {
+          parseTtl(valueFromASTUntyped(a.value) as number | string);
+        } catch (e) {
+          ctx.problems.push(`${(e as Error).message} ${where(locOf(a, file))}`);
+        }
       }
     }
   }

@@ -1,11 +1,15 @@
 // Runs a GraphQL operation inside the process, through the same schema, resolvers and transaction
 // handling as HTTP requests: for teams' own Nest modules (typed clients from codegen), and later jq.
-import { execute, type ExecutionResult, GraphQLError, parse, validate } from 'graphql';
+import { execute, type ExecutionResult, GraphQLError, parse } from 'graphql';
+import { validateOperation, validationRules } from '../http/validation.js';
 import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
 import { type Identity, RequestContext } from './request-context.js';
 import type { WriteEvents } from './write-events.js';
 import type { PermissionService } from '../permissions/service.js';
+
+/** In-process callers are code, not clients: no MAX_DEPTH. */
+const RULES = validationRules(0);
 
 export const SYSTEM_IDENTITY: Identity = { role: 'admin', userId: 'system', userName: 'system', authType: 'internal' };
 
@@ -22,7 +26,7 @@ export async function executeInProcess(
   } catch (e) {
     return { errors: [e as GraphQLError] };
   }
-  const errors = validate(schema, document);
+  const errors = validateOperation(schema, document, RULES, request.variables);
   if (errors.length) return { errors };
   // A caller's identity brings its role's permissions; the system identity is unrestricted.
   const access = request.identity && permissions ? await permissions.forRole(request.identity.role) : undefined;

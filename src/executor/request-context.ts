@@ -30,6 +30,8 @@ export class RequestContext {
   readonly written = new Set<string>();
   /** Data objects this request read (the tags of a cached /jq-query answer, SPEC §9). */
   readonly reads = new Set<string>();
+  /** jq programs sent outside the document (the `_jq` variable): the variables they read count as used. */
+  readonly jqPrograms: string[] = [];
 
   /**
    * Set by the fast path (src/pipeline/fast-path/) while it runs the root fields: reads return the

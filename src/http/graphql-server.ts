@@ -20,9 +20,9 @@ import type { SchemaService } from '../schema/service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
-import { depthLimit } from './depth-limit.js';
 import { fastPathPlugin } from '../pipeline/fast-path/plugin.js';
 import { planningWork } from '../pipeline/metrics.js';
+import { validationPlugin, validationRules } from './validation.js';
 
 /** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
 const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
@@ -156,7 +156,9 @@ export async function createGraphqlServer(
   const server = new ApolloServer<RequestContext>({
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
-    validationRules: [depthLimit(config.MAX_DEPTH)],
+    // svc validates with its own rule list (src/http/validation.ts): graphql-js's rules, with jq's
+    // variables and duration ttls accepted, plus MAX_DEPTH.
+    dangerouslyDisableValidation: true,
     formatError: format,
     // Answers of the fast path may hold the database's JSON text, written in as it is.
     stringifyResult: (v) => stringifyResponse(v as Record<string, unknown>),
@@ -170,9 +172,11 @@ export async function createGraphqlServer(
     // No cache-control hints: results are cached by svc's own interceptor (SPEC §9), and the
     // plugin's per-field hook costs time on every resolved field.
     plugins: [
+      validationPlugin(validationRules(config.MAX_DEPTH), format),
       responsePlugin(log, writes, schemas, roleSchemas),
-      // Apollo calls these only when its document cache misses (one parsed, validated document per query text).
-      { async requestDidStart() { return { async parsingDidStart() { planningWork.inc({ step: 'parse' }); }, async validationDidStart() { planningWork.inc({ step: 'validate' }); } }; } },
+      // Apollo calls this only when its document cache misses (one parsed document per query text);
+      // validations are counted where svc makes them (validation.ts).
+      { async requestDidStart() { return { async parsingDidStart() { planningWork.inc({ step: 'parse' }); } }; } },
       // After responsePlugin: a restricted role's introspection is answered there first.
       fastPathPlugin(),
       // jq() fields are transformed once the whole result exists (SPEC §8).

@@ -17,7 +17,7 @@ import { JqError } from '../jq/errors.js';
 import { operationVariables } from '../jq/fields.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
 import { requestTimezone } from '../jq/timezone.js';
-import { applyJqVariable } from '../jq/variables.js';
+import { applyJqVariable, JQ_VARIABLE } from '../jq/variables.js';
 import { RoleGate } from '../permissions/roles.js';
 import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { PublicError } from '../shared/errors.js';
@@ -111,6 +111,9 @@ export class JqController {
     };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
     const { variables: _sent, ...query } = body.query;
+    // The variables the programs of this request read count as used (src/http/validation.ts).
+    const sentJq = body.query.variables?.[JQ_VARIABLE];
+    request.jqPrograms.push(body.jq, ...(typeof sentJq === 'string' ? [sentJq] : []));
     const response = await this.execute(apollo, req, request, variables ? { ...query, variables } : query);
     const result = await this.engine.run({ program: body.jq, input: response, variables: this.jqVariables(body.query.query, body.query.operationName, variables), context });
     if (cacheRequest) {

@@ -59,7 +59,9 @@ export class QueryController {
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
       const rt = this.runtime;
       const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions }, identity) };
-      ({ body, search } = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext));
+      const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
+      ({ body, search } = applied);
+      if (applied.program !== undefined) context.jqPrograms.push(applied.program);
     } catch (e) {
       return sendFailure(reply, e);
     }

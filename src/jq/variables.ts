@@ -39,17 +39,22 @@ export async function applyJqVariable<V extends Record<string, unknown> | null |
 /**
  * `_jq` for a whole /query request: the `variables` of a POST body, or the URL-encoded JSON
  * `variables` parameter of a GET. Returns what Apollo should get; unchanged when there is no `_jq`.
+ * `program` is the `_jq` text, whose `$names` count as uses of those variables (src/http/validation.ts).
  */
 export async function applyJqVariableToRequest(
   request: { method: string; body: unknown; search: string },
   engine: JqEngine,
   ctx: JqContext,
-): Promise<{ body: unknown; search: string }> {
+): Promise<{ body: unknown; search: string; program?: string }> {
   const { method, body, search } = request;
+  const program = (vars: object): { program?: string } => {
+    const p = (vars as Record<string, unknown>)[JQ_VARIABLE];
+    return typeof p === 'string' ? { program: p } : {};
+  };
   if (method.toUpperCase() === 'POST') {
     const vars = body && typeof body === 'object' ? (body as { variables?: unknown }).variables : undefined;
     if (!vars || typeof vars !== 'object' || Array.isArray(vars) || !(JQ_VARIABLE in vars)) return { body, search };
-    return { body: { ...(body as object), variables: await applyJqVariable(vars as Record<string, unknown>, engine, ctx) }, search };
+    return { body: { ...(body as object), variables: await applyJqVariable(vars as Record<string, unknown>, engine, ctx) }, search, ...program(vars) };
   }
   const params = new URLSearchParams(search);
   const text = params.get('variables');
@@ -62,5 +67,5 @@ export async function applyJqVariableToRequest(
   }
   if (!vars || typeof vars !== 'object' || Array.isArray(vars) || !(JQ_VARIABLE in vars)) return { body, search };
   params.set('variables', JSON.stringify(await applyJqVariable(vars as Record<string, unknown>, engine, ctx)));
-  return { body, search: `?${params.toString()}` };
+  return { body, search: `?${params.toString()}`, ...program(vars) };
 }

@@ -4,7 +4,7 @@ import { currentRequest } from '../shared/request-scope.js';
 import { inSpan, inSpanSync } from '../shared/tracing.js';
 import {
   type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
-  DirectiveLocation, getDirectiveValues, GraphQLDirective, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString, print,
+  DirectiveLocation, getDirectiveValues, GraphQLDirective, GraphQLList, GraphQLNonNull, GraphQLScalarType, GraphQLString, Kind, print, valueFromASTUntyped,
 } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
 import type { Executor } from '../executor/executor.js';
@@ -62,9 +62,12 @@ function cacheRule(info: GraphQLResolveInfo, fallback: DataObject['cache'] | und
   return { ...(ttlMs !== undefined ? { ttlMs } : {}), ...(spec.key ? { key: spec.key } : {}), tags: spec.tags ?? [], refresh };
 }
 
+/** Seconds or a duration string: the served schema declares `ttl: Int`; validation lets durations through (src/http/validation.ts). */
+const TTL = new GraphQLScalarType({ name: 'Int', parseValue: (v) => v, parseLiteral: (node) => (node.kind === Kind.STRING ? node.value : valueFromASTUntyped(node)) });
+
 const CACHE_DIRECTIVE = new GraphQLDirective({
   name: 'cache', locations: [DirectiveLocation.FIELD],
-  args: { ttl: { type: GraphQLInt }, key: { type: GraphQLString }, tags: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) } },
+  args: { ttl: { type: TTL }, key: { type: GraphQLString }, tags: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) } },
 });
 
 const documents = new WeakMap<object, string>();

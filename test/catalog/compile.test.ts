@@ -75,6 +75,14 @@ describe('catalog errors name the file, the line and the thing', () => {
     ]);
   });
 
+  it('a @cache ttl that is neither seconds nor a duration', () => {
+    expect(problems('type a @table(name: "a") @cache(ttl: "5 parsecs") {\n  id: Int! @pk\n}')).toEqual([
+      'invalid cache ttl "5 parsecs": use seconds (300) or a duration ("30s", "5m", "1h", "24h") (cat/schema.graphql:1)',
+    ]);
+    const ok = compileCatalog(source(), [{ file: 'cat/schema.graphql', text: 'type a @table(name: "a") @cache(ttl: "5m") {\n  id: Int! @pk\n}' }]);
+    expect(ok.objects[0]!.cache).toEqual({ ttl: '5m' });
+  });
+
   it('unknown field types', () => {
     expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n  at: Instant\n}')).toEqual(['unknown type "Instant" of field "at" (cat/schema.graphql:3)']);
   });

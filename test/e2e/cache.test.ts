@@ -50,6 +50,27 @@ describe('@cache', () => {
     expect(c.seen).toHaveLength(2);
   });
 
+  it('takes durations as well as seconds: "1s" expires, "5m" stays', async () => {
+    const short = '{ shop_products_by_pk(id: 2) @cache(ttl: "1s") { sku } }';
+    const long = '{ shop_products_by_pk(id: 3) @cache(ttl: "5m") { sku } }';
+    const c = count(a);
+    for (const q of [short, long]) expect((await a.gql(q)).body.errors).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 1200));
+    await a.gql(short);
+    await a.gql(long);
+    c.stop();
+    expect(c.seen).toHaveLength(3);
+  });
+
+  it('refuses a ttl that is no duration, before anything runs, naming where it is', async () => {
+    const r = await a.gql('{ shop_tags @cache(ttl: "soon") { id } }');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ data: null, extensions: {}, errors: [{
+      message: 'invalid cache ttl "soon": use seconds (300) or a duration ("30s", "5m", "1h", "24h")',
+      locations: [{ line: 1, column: 25 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    }] });
+  });
+
   it('never shares entries between roles or users, even with an explicit key', async () => {
     await a.gql(`mutation { core { insert_roles(data: {name: "own", description: "own orders", permissions: [
       {type_name: "data-object:query", field_name: "shop_orders", filter: {customer_id: {eq: "[$auth.user_id_int]"}}}]}) { name } } }`, undefined, as('admin', 'x'));

@@ -131,7 +131,7 @@ describe('the _jq variable', () => {
 
   it('rewrites a POST body or a GET variables parameter, and leaves requests without _jq alone', async () => {
     const post = await applyJqVariableToRequest({ method: 'POST', body: { query: 'q', variables: { a: 1, _jq: '{b: ($a + 1)}' } }, search: '' }, engine, context);
-    expect(post).toEqual({ body: { query: 'q', variables: { a: 1, b: 2 } }, search: '' });
+    expect(post).toEqual({ body: { query: 'q', variables: { a: 1, b: 2 } }, search: '', program: '{b: ($a + 1)}' });
     const search = `?query=${encodeURIComponent('{ x }')}&variables=${encodeURIComponent(JSON.stringify({ _jq: '{id: 3}' }))}`;
     const get = await applyJqVariableToRequest({ method: 'GET', body: undefined, search }, engine, context);
     const params = new URLSearchParams(get.search);

@@ -74,6 +74,12 @@ describe('the jq input and result', () => {
     expect(r.body).toEqual({ id: 2, with: true, name: 'bestseller' });
   });
 
+  it('a variable only the jq program reads is not "never used"', async () => {
+    const query = 'query ($id: Int!, $note: String) { shop_tags_by_pk(id: $id) { name } }';
+    const r = await jqQuery({ jq: '{note: $note, name: .data.shop_tags_by_pk.name}', query: { query, variables: { id: 1, note: 'first' } } });
+    expect(r.body).toEqual({ note: 'first', name: 'classic' });
+  });
+
   it('the _jq variable computes variables before the query runs', async () => {
     const query = 'query ($id: Int!) { shop_tags_by_pk(id: $id) { name } }';
     const r = await jqQuery({ jq: '[$id, .data.shop_tags_by_pk.name]', query: { query, variables: { base: 1, _jq: '{id: ($base + 2)}' } } });

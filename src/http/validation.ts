@@ -1,0 +1,133 @@
+// GraphQL validation as svc runs it: graphql-js's specified rules with two changes that clients of
+// the established servers rely on (issue 18 items 5 and 6), plus MAX_DEPTH.
+// - `@cache(ttl: "5m")`: the directive is declared `ttl: Int` (seconds, as those servers declare it,
+//   so `$ttl: Int` variables keep working); a string literal holding a duration is accepted too.
+// - A variable that the operation declares but only a jq program mentions (`jq(query: "... $x")`,
+//   or the request's `_jq` variable) is not "never used": jq reads it as `$x` (SPEC §8).
+// Apollo always runs graphql-js's full list, so svc turns Apollo's validation off and runs this one
+// from a plugin (validationPlugin), cached per (schema, document) like Apollo's own.
+import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
+import {
+  type ASTVisitor, type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind, NoUnusedVariablesRule,
+  specifiedRules, type ValidationContext, type ValidationRule, ValuesOfCorrectTypeRule, validate, visit,
+} from 'graphql';
+import { parseTtl } from '../cache/ttl.js';
+import type { RequestContext } from '../executor/request-context.js';
+import { planningWork } from '../pipeline/metrics.js';
+import { PublicError } from '../shared/errors.js';
+import { depthLimit } from './depth-limit.js';
+
+const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
+
+/** Errors of unused variables carry the variable's name, so a jq program can excuse them per request. */
+const unusedName = new WeakMap<GraphQLError, string>();
+
+/** NoUnusedVariablesRule, with each error remembering which variable it is about. */
+function noUnusedVariables(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      const used = new Set(context.getRecursiveVariableUsages(operation).map((u) => u.node.name.value));
+      for (const def of operation.variableDefinitions ?? []) {
+        const name = def.variable.name.value;
+        if (used.has(name)) continue;
+        const error = new GraphQLError(
+          operation.name ? `Variable "$${name}" is never used in operation "${operation.name.value}".` : `Variable "$${name}" is never used.`,
+          { nodes: def },
+        );
+        unusedName.set(error, name);
+        context.reportError(error);
+      }
+    },
+  };
+}
+
+/** ValuesOfCorrectTypeRule, except that `@cache(ttl:)` also takes a duration string ("30s", "5m", "1h"). */
+function valuesOfCorrectType(context: ValidationContext): ASTVisitor {
+  const inner = ValuesOfCorrectTypeRule(context) as Record<string, (...args: unknown[]) => unknown>;
+  return {
+    ...inner,
+    StringValue(node, ...rest) {
+      if (context.getDirective()?.name !== 'cache' || context.getArgument()?.name !== 'ttl') return inner.StringValue?.(node, ...rest);
+      try {
+        parseTtl(node.value);
+      } catch (e) {
+        context.reportError(new GraphQLError(e instanceof PublicError ? e.message : String(e), { nodes: node }));
+      }
+      return undefined;
+    },
+  } as ASTVisitor;
+}
+
+/** The rules svc validates every operation with (HTTP, /jq-query and in-process alike). */
+export function validationRules(maxDepth: number): readonly ValidationRule[] {
+  const rules: ValidationRule[] = specifiedRules.map((r) =>
+    r === NoUnusedVariablesRule ? noUnusedVariables : r === ValuesOfCorrectTypeRule ? valuesOfCorrectType : r);
+  if (maxDepth > 0) rules.push(depthLimit(maxDepth));
+  return rules;
+}
+
+/** The `$names` a jq program mentions. */
+function jqVariableNames(program: string): Set<string> {
+  return new Set([...program.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!));
+}
+
+/** Texts of the jq programs of a document: `jq(query:)` literals, or the variables given for them. */
+function jqPrograms(document: DocumentNode, variables: Readonly<Record<string, unknown>> | undefined): string[] {
+  const out: string[] = [];
+  visit(document, {
+    Field(node) {
+      if (node.name.value !== 'jq') return;
+      const query = node.arguments?.find((a) => a.name.value === 'query')?.value;
+      if (query?.kind === Kind.STRING) out.push(query.value);
+      else if (query?.kind === Kind.VARIABLE && typeof variables?.[query.name.value] === 'string') out.push(variables[query.name.value] as string);
+    },
+  });
+  return out;
+}
+
+const cache = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, readonly GraphQLError[]>>();
+
+/**
+ * Validates `document`; errors about variables only a jq program uses are dropped. `extraPrograms`
+ * are jq programs outside the document (the request's `_jq` variable).
+ */
+export function validateOperation(
+  schema: GraphQLSchema, document: DocumentNode, rules: readonly ValidationRule[],
+  variables?: Readonly<Record<string, unknown>>, extraPrograms: readonly string[] = [],
+): readonly GraphQLError[] {
+  let bySchema = cache.get(schema);
+  if (!bySchema) cache.set(schema, (bySchema = new WeakMap()));
+  let errors = bySchema.get(document);
+  if (!errors) {
+    planningWork.inc({ step: 'validate' });
+    bySchema.set(document, (errors = validate(schema, document, rules)));
+  }
+  if (!errors.some((e) => unusedName.has(e))) return errors;
+  const mentioned = new Set([...jqPrograms(document, variables), ...extraPrograms].flatMap((p) => [...jqVariableNames(p)]));
+  return errors.filter((e) => !mentioned.has(unusedName.get(e) ?? ''));
+}
+
+/** Runs validateOperation before execution; a failing operation answers as Apollo's validation would. */
+export function validationPlugin(
+  rules: readonly ValidationRule[],
+  format: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
+): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async responseForOperation(rc) {
+          const errors = validateOperation(rc.schema, rc.document, rules, rc.request.variables, rc.contextValue.jqPrograms);
+          if (!errors.length) return null;
+          const formatted = errors.map((e) => {
+            const coded = e.extensions.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: VALIDATION_FAILED } });
+            return format(coded.toJSON(), coded);
+          });
+          // 400 as Apollo gives; src/http/graphql-server.ts answers 200 unless the client asked for
+          // application/graphql-response+json (SPEC §1).
+          return { http: { status: 400, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { errors: formatted } } } as GraphQLResponse;
+        },
+      };
+    },
+  };
+}
