@@ -86,6 +86,17 @@ const KINDS: Record<string, Case[]> = {
     ['{ir: {is_null: true}}', [3]],
     ['{ir: {is_null: false}}', [1, 2]],
   ],
+  'range literals as documented: spaces, open ends written empty or as ∞ (issue 18)': [
+    ['{ir: {contains: "[2, 4]"}}', [1]],
+    ['{ir: {contains: " (1, 4) "}}', [1]],
+    ['{ir: {intersects: "[4, )"}}', [1, 2]],
+    ['{ir: {intersects: "[5,∞)"}}', [2]],
+    ['{ir: {intersects: "[5,+inf)"}}', [2]],
+    ['{ir: {intersects: "(-∞,2]"}}', [1]],
+    ['{ir: {intersects: "(-infinity, 0]"}}', []],
+    ['{ir: {eq: "EMPTY"}}', []],
+    ['{br: {contains: "(-∞, -5]"}}', [2]],
+  ],
   'geometry and geography': [
     ['{geom: {eq: {type: "Point", coordinates: [1, 2]}}}', [1]],
     ['{geom: {eq: "POINT(1 3)"}}', []],
@@ -129,6 +140,9 @@ const SPANS: Case[] = [
   ['{r: {intersects: "[2025-02-01T00:00:00Z,)"}}', [2]],
   ['{n: {includes: 5}}', [1]],
   ['{n: {contains: "[2,3)"}}', [1]],
+  ['{r: {intersects: "[2025-02-01T00:00:00Z, ∞)"}}', [2]],
+  ['{r: {intersects: "(-infinity, 2025-01-02T00:00:00Z)"}}', [1]],
+  ['{r: {contains: "[2025-01-06T00:00:00Z, 2025-01-08T00:00:00Z]"}}', [1, 2]],
 ];
 
 describe('PostgreSQL filters', () => {
@@ -146,6 +160,15 @@ describe('PostgreSQL filters', () => {
       it(`${filter} -> [${expected}]`, async () => {
         expect(await ids('f_spans', filter)).toEqual(expected);
       });
+    }
+  });
+
+  it('refuses a range it cannot read with its own message, before the database sees it', async () => {
+    for (const [filter, scalar] of [['{ir: {contains: "[1;3]"}}', 'IntRange'], ['{br: {intersects: "[a,b)"}}', 'BigIntRange'], ['{ir: {eq: "1..3"}}', 'IntRange']]) {
+      const r = await t.gql(`{ f_kinds(filter: ${filter}) { id } }`);
+      expect(r.status).toBe(200);
+      expect(r.body.errors?.[0]?.message).toMatch(new RegExp(`^invalid ${scalar} value .*: write \\[lower,upper\\], \\(lower,upper\\)`));
+      expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
   });
 

@@ -10,7 +10,7 @@ import type { WriteNode } from '../../planner/ir/mutation.js';
 import { type CompiledSql, filterClause, SqlCompiler, SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
 import { DEFAULT_SRID, geoJsonOf, geometryAggregate, geometryFilter, geometryInput, geometrySql } from '../pg/geometry.js';
-import { RANGE_ELEMENT, RANGE_SCALARS, rangeFilter, timestampRangeText } from '../pg/ranges.js';
+import { RANGE_ELEMENT, RANGE_SCALARS, rangeFilter, rangeLiteral, timestampRangeText } from '../pg/ranges.js';
 
 const TYPES: Record<ScalarName, string> = {
   String: 'text', Int: 'integer', BigInt: 'bigint', Float: 'double precision', Boolean: 'boolean', Date: 'date',
@@ -44,6 +44,11 @@ const UNTYPED_STRING_OPS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'])
 
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres';
+
+  /** Range values in every spelling the range scalars document (src/sql/pg/ranges.ts). */
+  protected override bindValue(value: unknown, scalar: ScalarName): unknown {
+    return super.bindValue(RANGE_SCALARS.has(scalar) ? rangeLiteral(value, scalar) : value, scalar);
+  }
 
   constructor(private readonly options: PostgresCompilerOptions = {}) {
     super();

@@ -11,6 +11,39 @@ export const RANGE_ELEMENT: Readonly<Partial<Record<ScalarName, ScalarName>>> = 
   IntRange: 'Int', BigIntRange: 'BigInt', TimestampRange: 'Timestamp',
 };
 
+/** Spellings of an open end: PostgreSQL writes it empty; people (and the established servers' docs) write ∞. */
+const OPEN_END = /^[+-]?(∞|inf|infinity)?$/i;
+const INTEGER = /^[+-]?\d+$/;
+const LITERAL = /^([[(])([^,]*),([^,]*)([\])])$/;
+
+/**
+ * A range value as PostgreSQL reads it (SPEC §3.4): `[lower,upper]`, `(lower,upper)` and the mixed
+ * forms, spaces allowed around bounds, an open end written empty or as ∞ / inf / infinity (signed or
+ * not), or `empty`. Anything else is the client's error, named here rather than by the database.
+ * Bounds in double quotes are passed on as written.
+ */
+export function rangeLiteral(value: unknown, scalar: ScalarName): unknown {
+  if (typeof value !== 'string' || value.includes('"')) return value;
+  const text = value.trim();
+  if (text.toLowerCase() === 'empty') return 'empty';
+  const m = LITERAL.exec(text);
+  const bound = (b: string): string | undefined => {
+    const t = b.trim();
+    if (OPEN_END.test(t)) return '';
+    return scalar === 'TimestampRange' || INTEGER.test(t) ? t : undefined;
+  };
+  const lower = m ? bound(m[2]!) : undefined;
+  const upper = m ? bound(m[3]!) : undefined;
+  if (!m || lower === undefined || upper === undefined) {
+    throw new PublicError(
+      ErrorCode.BadUserInput,
+      `invalid ${scalar} value ${JSON.stringify(value)}: write [lower,upper], (lower,upper), [lower,upper) or (lower,upper]` +
+        `${scalar === 'TimestampRange' ? '' : ' with whole numbers'}; an open end is empty or ∞ ("[1,)", "(-∞,5]"), or "empty"`,
+    );
+  }
+  return `${m[1]}${lower},${upper}${m[4]}`;
+}
+
 /** Operators whose operand is a Boolean: `true` tests the property, `false` its absence. */
 const BOUND_TESTS: Readonly<Record<string, string>> = {
   upper_inclusive: 'upper_inc', lower_inclusive: 'lower_inc', upper_inf: 'upper_inf', lower_inf: 'lower_inf',
