@@ -11,6 +11,8 @@ export interface PlanContext {
   readonly variables: Readonly<Record<string, unknown>>;
   /** Qualified name of an object's table in its source (the source decides: attach alias, schema). */
   readonly tableName: (obj: DataObject) => readonly string[];
+  /** Name parts of a source's function called without `sql` (the source decides, see DataSourceRuntime). */
+  readonly functionName: (source: string, name: string) => readonly string[];
   /** Fresh alias per table occurrence in the statement. */
   readonly nextAlias: () => string;
   /**

@@ -24,7 +24,7 @@ function argParam(ctx: PlanContext, fn: CatalogFunction, name: string, given: Re
 function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Expr, skip: (name: string) => boolean): FunctionExpr {
   const namespace = namespaceOf(ctx, fn);
   if (fn.sql === undefined) {
-    const qualified = fn.dbName.includes('.') ? fn.dbName.split('.') : [...namespace, fn.dbName];
+    const qualified = fn.dbName.includes('.') ? fn.dbName.split('.') : ctx.functionName(fn.source, fn.dbName);
     return { kind: 'fn', name: qualified, args: fn.args.filter((a) => !skip(a.name)).map((a) => arg(a.name)) };
   }
   // `[arg]` names an argument, `[$auth.x]` a caller value, `[$catalog]` the source's namespace.

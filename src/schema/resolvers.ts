@@ -101,6 +101,7 @@ function planContext(info: GraphQLResolveInfo, index: SchemaIndex, scope: Access
     fragments: info.fragments,
     variables: info.variableValues,
     tableName: (o) => registry.runtime(o.source).tableName(o),
+    functionName: (source, name) => registry.runtime(source).functionName(name),
     nextAlias: aliasCounter(),
   };
 }

@@ -20,6 +20,11 @@ export interface DataSourceRuntime {
   readonly readOnly: boolean;
   /** Qualified table name parts of an object in this source. */
   tableName(obj: DataObject): readonly string[];
+  /**
+   * Name parts of a catalog function called without `sql`: in the source's namespace, or bare when
+   * it is one of the engine's own functions the source does not define (`generate_series`).
+   */
+  functionName(name: string): readonly string[];
   /** Runs a root read statement and returns its single JSON result (parsed), or null. */
   queryJson(stmt: CompiledSql): Promise<unknown>;
   /**

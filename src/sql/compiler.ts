@@ -450,8 +450,10 @@ export abstract class SqlCompiler {
     // An `sql` template compiles parenthesised, so it works as a FROM item and as a value alike.
     const expr = this.expr(q.call, ctx);
     if (q.result === 'table') {
-      // The rows of a set-returning function, each row as an object.
-      return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${expr} AS _f`;
+      // The rows of a set-returning function, each row as an object. A bare call is read through a
+      // subquery: a function returning scalars (generate_series) then still gives named rows.
+      const from = q.call.sql ? expr : `(SELECT * FROM ${expr})`;
+      return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${from} AS _f`;
     }
     let value = q.jsonCast ? this.castJson(expr) : expr;
     if (q.result === 'scalar' && q.scalar) value = this.renderScalar(value, q.scalar, q.list, ctx);

@@ -29,6 +29,8 @@ export class DuckDbSource implements DataSourceRuntime {
     private readonly engine: DuckDbEngine,
     readonly name: string,
     readonly readOnly: boolean,
+    /** DuckDB's own functions (the `system` catalog) this database does not define: called bare. */
+    private readonly engineFunctions: ReadonlySet<string>,
     /** False for the engine itself (`over`): nothing to detach on close. */
     private readonly attached = true,
     /** The database file (absolute), or undefined in memory: the lineage namespace. */
@@ -40,7 +42,7 @@ export class DuckDbSource implements DataSourceRuntime {
    * (`core.meta`): nothing is attached, names resolve in the engine's own database.
    */
   static over(engine: DuckDbEngine, name: string): DuckDbSource {
-    return new DuckDbSource(engine, name, true, false);
+    return new DuckDbSource(engine, name, true, new Set(), false);
   }
 
   static async attach(engine: DuckDbEngine, o: DuckDbSourceOptions): Promise<DuckDbSource> {
@@ -64,7 +66,19 @@ export class DuckDbSource implements DataSourceRuntime {
         engine.wrote(o.name);
       }
     }
-    return new DuckDbSource(engine, o.name, o.readOnly, true, memory ? undefined : resolve(o.path));
+    // DuckDB resolves its built-in functions (table functions like generate_series, read_csv) only
+    // unqualified or as system.main.x; qualified with the attached database they are "not found".
+    const rows = await engine.withConnection((c) => engine.connection(c, o.name).all({
+      sql: `SELECT DISTINCT function_name AS name FROM duckdb_functions() WHERE database_name = 'system'
+        AND function_name NOT IN (SELECT function_name FROM duckdb_functions() WHERE database_name = $1)`,
+      params: [o.name],
+    }));
+    return new DuckDbSource(engine, o.name, o.readOnly, new Set(rows.map((r) => String(r.name))), true, memory ? undefined : resolve(o.path));
+  }
+
+  functionName(name: string): readonly string[] {
+    // The engine itself (`over`) resolves its own functions bare.
+    return !this.attached || this.engineFunctions.has(name) ? [name] : [this.name, 'main', name];
   }
 
   lineageDataset(table: readonly string[]): { namespace: string; name: string } {

@@ -89,6 +89,8 @@ export class PostgresSource implements DataSourceRuntime {
     /** `postgres://host:port` and the database name: OpenLineage's naming of PostgreSQL datasets. */
     private readonly lineage: { namespace: string; database: string },
     untypedStrings = false,
+    /** PostgreSQL's own functions (pg_catalog) the source's schema does not define: called bare. */
+    private readonly engineFunctions: ReadonlySet<string> = new Set(),
   ) {
     this.compiler = untypedStrings ? untypedStringsCompiler : compiler;
   }
@@ -111,14 +113,20 @@ export class PostgresSource implements DataSourceRuntime {
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     });
     const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
-    const source = new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, lineage, o.untypedStrings);
+    const probe = new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, lineage, o.untypedStrings);
+    let builtins: Row[];
     try {
-      await source.withClient((c) => c.query('SELECT 1'));
+      // Built-in functions live in pg_catalog; qualified with the source's schema they are not found.
+      builtins = await probe.rows(
+        `SELECT DISTINCT proname AS name FROM pg_proc WHERE pronamespace = 'pg_catalog'::regnamespace
+          AND proname NOT IN (SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1)`,
+        [schema],
+      );
     } catch (e) {
       await knex.destroy();
       throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
     }
-    return source;
+    return new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, lineage, o.untypedStrings, new Set(builtins.map((r) => String(r.name))));
   }
 
   /** The PostgreSQL schema that unqualified catalog table names live in (`?schema=`, else public). */
@@ -176,6 +184,10 @@ export class PostgresSource implements DataSourceRuntime {
 
   lineageDataset(table: readonly string[]): { namespace: string; name: string } {
     return { namespace: this.lineage.namespace, name: [this.lineage.database, ...table].join('.') };
+  }
+
+  functionName(name: string): readonly string[] {
+    return this.engineFunctions.has(name) ? [name] : [this.schema, name];
   }
 
   // No queryText: PostgreSQL writes JSON with spaces (`"key" : value`), so the fast path writes the
