@@ -409,9 +409,11 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
   checkCalls(ctx, drafts, functions, structs);
   resolveStructColumns(ctx, drafts, structs);
   for (const d of drafts.values()) {
-    if (d.obj.args && !inputs.some((i) => i.name === d.obj.args?.input)) {
-      ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);
-    }
+    if (!d.obj.args) continue;
+    const input = inputs.find((i) => i.name === d.obj.args?.input);
+    if (!input) ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);
+    // `args` is required when the input has non-null members, whatever @args(required:) says (SPEC §3.3).
+    else if (input.fields.some((f) => f.nonNull)) (d.obj as { args: DataObject['args'] }).args = { ...d.obj.args, required: true };
   }
   if (ctx.problems.length) throw new CatalogError(ctx.problems);
   const objects = [...drafts.values()].map((d) => d.obj).sort((a, b) => a.name.localeCompare(b.name));

@@ -85,7 +85,7 @@ function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQ
     if (g) where.push(g);
     if (args.filter) where.push(planFilter(ctx, target, child, args.filter as Args));
     return {
-      kind: 'agg_subquery', from: fromFor(ctx, target, child), where: where.length === 1 ? where[0]! : { kind: 'and', items: where }, fn,
+      kind: 'agg_subquery', from: fromFor(ctx, target, child, args.args as Args | null | undefined), where: where.length === 1 ? where[0]! : { kind: 'and', items: where }, fn,
       ...(column ? { arg: fieldExpr(ctx, target, child, column, 'aggregate') } : {}),
     };
   };
@@ -130,7 +130,7 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     const target = objectOf(ctx, rel.target);
     if (rel.kind === 'one' && f.name === rel.name) {
       const j = ctx.nextAlias();
-      scope.joins.push({ from: fromFor(ctx, target, j), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
+      scope.joins.push({ from: fromFor(ctx, target, j, f.args.args as Args | null | undefined), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
       const first = target.fields.find((c) => rel.targetFields.includes(c.column)) ?? target.fields[0]!;
       return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, rowsOf, keyExpr(target, j, first)) };
     }
@@ -144,7 +144,7 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
       const where: FilterNode[] = [correlation(ctx, rel, p, c), ...(parentRows.where ? [parentRows.where] : []), ...(parentRows.correlate ? [parentRows.correlate] : [])];
       // In a bucket, the aggregated rows are the group's: the parent's key must be among the group's keys.
       if (scope.inBuckets) where.push(groupMember(obj, alias, p, scope.filter, f.name));
-      return rowsSelect(ctx, target, c, { filter: f.args.filter }, { kind: 'exists', from: parentRows.from, where: { kind: 'and', items: where } }, false);
+      return rowsSelect(ctx, target, c, { filter: f.args.filter, args: f.args.args }, { kind: 'exists', from: parentRows.from, where: { kind: 'and', items: where } }, false);
     };
     const child = ctx.nextAlias();
     const related = relatedRows(child, ctx.nextAlias());

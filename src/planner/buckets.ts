@@ -37,8 +37,11 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
       if (ctx.access.fieldDenied(type.name, f.name, f.type.name)) throw forbidden(`"${obj.name}.${f.name}" may not be used as a bucket key by role "${ctx.access.role}"`);
       const target = objectOf(ctx, rel.target);
       const j = ctx.nextAlias();
-      scope.joins.push({ from: fromFor(ctx, target, j), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
-      return { kind: 'object', key: f.key, fields: keyFields(scope, groupBy, target, j, f.type, f.nodes) };
+      scope.joins.push({ from: fromFor(ctx, target, j, f.args.args as Args | null | undefined), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
+      // No related row (or none the view's arguments let through): the key object is null, not {field: null}.
+      // The join's own key column: a presence test, not a use of a field the role is asked about.
+      const joined: Expr = { kind: 'column', table: j, column: rel.targetFields[0]! };
+      return { kind: 'object', key: f.key, fields: keyFields(scope, groupBy, target, j, f.type, f.nodes), nullUnless: joined };
     }
     throw new PublicError(ErrorCode.BadUserInput, `bucket key field "${type.name}.${f.name}" is not supported yet`);
   });

@@ -145,7 +145,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       const child = ctx.nextAlias();
       const corr = correlation(ctx, rel, alias, child);
       if (rel.kind === 'one') {
-        const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, {}), correlate: corr, unique: isKey(target, rel.targetFields) };
+        const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { args: args.args }), correlate: corr, unique: isKey(target, rel.targetFields) };
         const f: OutField = { kind: 'object', key, select: sel };
         planned.fields.push(f);
         planned.byKey.set(key, { field: f, select: sel, kind: 'one' });

@@ -38,9 +38,12 @@ function columnArgs(f: ColumnField): string {
   }
 }
 
+/** `args: <Input>` of a parameterized view (`!` when required), or '' for other objects. */
+const viewArgs = (obj: DataObject): string => (obj.args ? `args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '');
+
 export function listArgs(obj: DataObject, extra = ''): string {
   const n = names(obj.name);
-  const args = obj.args ? `, args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '';
+  const args = obj.args ? `, ${viewArgs(obj)}` : '';
   return `(filter: ${n.filter}, order_by: [OrderByField!], limit: Int = 2000, offset: Int = 0, distinct_on: [String!]${extra}${args})`;
 }
 
@@ -51,7 +54,8 @@ function relationFields(obj: DataObject, byName: Map<string, DataObject>): strin
     if (!target) continue;
     const d = desc(r.description, '  ');
     if (r.kind === 'one') {
-      lines.push(`${d}  ${r.name}(inner: Boolean = false): ${target.name}`);
+      // A view with arguments behind the relation takes them here too (issue 18 item 1).
+      lines.push(`${d}  ${r.name}(inner: Boolean = false${target.args ? `, ${viewArgs(target)}` : ''}): ${target.name}`);
       continue;
     }
     const nested = ', inner: Boolean = false, nested_order_by: [OrderByField!], nested_limit: Int, nested_offset: Int';
@@ -101,7 +105,9 @@ function filterTypes(obj: DataObject, byName: Map<string, DataObject>): string[]
   const lines = [`  _and: [${n.filter}]`, `  _or: [${n.filter}]`, `  _not: ${n.filter}`];
   for (const f of obj.fields) if (f.type !== 'Vector' || !f.list) lines.push(`  ${f.name}: ${fieldFilterType(obj, f, extra)}`);
   for (const r of obj.relations) {
-    if (!byName.has(r.target)) continue;
+    const target = byName.get(r.target);
+    // A filter cannot carry a view's arguments: views that require them are not filterable through relations.
+    if (!target || target.args?.required) continue;
     lines.push(`  ${r.name}: ${r.kind === 'one' ? names(r.target).filter : names(r.target).listFilter}`);
   }
   return [
@@ -135,7 +141,7 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): str
   for (const r of obj.relations) {
     const t = byName.get(r.target);
     if (!t) continue;
-    agg.push(`  ${r.name}: ${names(t.name).aggregation}`);
+    agg.push(`  ${r.name}${t.args ? `(${viewArgs(t)})` : ''}: ${names(t.name).aggregation}`);
     if (r.kind !== 'one') {
       const args = listArgs(t).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
       agg.push(`  ${r.name}_aggregation${args}: ${names(t.name).subAggregation}`);

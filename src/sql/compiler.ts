@@ -523,8 +523,10 @@ export abstract class SqlCompiler {
         const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order);
         return ['min', 'max', 'any', 'last'].includes(f.fn) ? this.renderScalar(call, f.scalar, false, ctx) : call;
       }
-      case 'object':
-        return this.aggObject(f.fields, ctx);
+      case 'object': {
+        const object = this.aggObject(f.fields, ctx);
+        return f.nullUnless ? `CASE WHEN count(${this.expr(f.nullUnless, ctx)}) = 0 THEN NULL ELSE ${object} END` : object;
+      }
       case 'value':
         return rendered ? this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list, ctx) : this.expr(f.expr, ctx);
       case 'nested':

@@ -33,6 +33,20 @@ describe('generated surface (golden SDL)', () => {
     expectGolden(join(GOLDEN, 'views.graphql'), sdlOf(source({ name: 'reports', prefix: 'rep' }), 'test/fixtures/catalogs/views/schema.graphql'));
   });
 
+  it('a view behind a relation takes its args on the relation fields; required when its input has non-null members', () => {
+    const text = [
+      'input win { since: Int! }',
+      'type v @view(name: "v", sql: "SELECT * FROM t WHERE n >= [$since]") @args(name: "win") {\n  id: Int! @pk\n  n: Int\n}',
+      'type t @table(name: "t") {\n  id: Int! @pk\n  v_id: Int @field_references(references_name: "v", field: "id", query: "win_row", references_query: "ts")\n}',
+    ].join('\n');
+    const cat = compileCatalog(source(), [{ file: 'cat/schema.graphql', text }]);
+    const sdl = printSchema(compileSchema([cat], []).schema);
+    expect(sdl).toContain('win_row(inner: Boolean = false, args: win!): v');
+    expect(sdl).toMatch(/type _t_aggregation \{[^}]*win_row\(args: win!\): _v_aggregation/);
+    expect(sdl).toMatch(/type Query \{[^}]*\bv\([^)]*args: win!\): \[v\]/);
+    expect(sdl).not.toMatch(/input t_filter \{[^}]*win_row/);
+  });
+
   it('read_only sources get no mutation fields', () => {
     const sdl = sdlOf(source({ name: 'shop', prefix: 'ro', readOnly: true }), 'catalogs/shop/schema.graphql');
     expect(sdl).not.toMatch(/insert_ro_/);

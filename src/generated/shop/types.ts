@@ -59,6 +59,7 @@ export interface ShopOrderItems {
   unit_price: number;
   total?: number | null;
   order?: ShopOrders | null;
+  recent_order?: ShopOrdersSince | null;
   product?: ShopProducts | null;
 }
 
@@ -96,6 +97,7 @@ export interface ShopOrdersSince {
   customer_id: number;
   status: string;
   ordered_at: string;
+  items?: ShopOrderItems[] | null;
   customer?: ShopCustomers | null;
 }
 

@@ -20,7 +20,11 @@ export type AggOut =
       /** `aggregations(order_by:)`: the order of values for list, string_agg, any and last. */
       readonly order?: readonly OrderItem[];
     }
-  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly AggOut[] }
+  /**
+   * `nullUnless`: in a group, the object is null when no row has this expression non-null (a bucket
+   * key through an N:1 relation whose related row is missing for the whole group).
+   */
+  | { readonly kind: 'object'; readonly key: string; readonly fields: readonly AggOut[]; readonly nullUnless?: Expr }
   /** A grouped value (bucket key), or any per-group expression. */
   | { readonly kind: 'value'; readonly key: string; readonly expr: Expr; readonly scalar: ScalarName; readonly list: boolean }
   /** An aggregate computed by its own subquery (a list relation aggregated over all parents). */
