@@ -1,12 +1,12 @@
 // `_T_aggregation` and `_T_aggregation_bucket` selections -> AggregateNode (SPEC §4.2).
 import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType } from 'graphql';
 import { collectSubfields } from 'graphql/execution/collectFields.js';
-import type { DataObject, Relation } from '../catalog/model.js';
+import { type DataObject, isScalar, type Relation } from '../catalog/model.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr, keyExpr } from './fields.js';
-import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
+import { andAll, correlation, fromFor, guard, objectOf, planFilter, structLeaf } from './filter.js';
 import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -105,6 +105,20 @@ function subAggregation(scope: Scope, rel: Relation, alias: string, type: GraphQ
   });
 }
 
+/** `_<struct>_aggregation`: each nested scalar aggregated at its path inside the structured column. */
+function structFields(scope: Scope, structName: string, type: GraphQLObjectType, nodes: readonly FieldNode[], column: Expr, path: readonly string[]): AggOut[] {
+  const st = scope.ctx.index.structs.get(structName);
+  if (!st) throw new PublicError(ErrorCode.Internal, `unknown structure type "${structName}"`);
+  return fieldsOf(scope.ctx, type, nodes).map((f): AggOut => {
+    if (f.name === '__typename') return typename(f.key, type.name);
+    const field = st.fields.find((x) => x.name === f.name);
+    if (!field || !f.type) unsupported(`aggregation field "${type.name}.${f.name}"`);
+    const at = [...path, field.name];
+    if (!isScalar(field.type)) return { kind: 'object', key: f.key, fields: structFields(scope, field.type, f.type, f.nodes, column, at) };
+    return { kind: 'object', key: f.key, fields: functions(scope, f.type, f.nodes, structLeaf(column, at, field.type), field.type) };
+  });
+}
+
 /** `parent`'s row is one of the rows of the current bucket (under `alias`, passing `filter`). */
 function groupMember(obj: DataObject, alias: string, parent: string, filter: FilterNode | undefined, name: string): FilterNode {
   const key = obj.pk.length === 1 ? obj.fields.find((c) => c.name === obj.pk[0]) : undefined;
@@ -121,6 +135,7 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     const column = obj.fields.find((c) => c.name === f.name);
     // Aggregating a field the role may not read would reveal it (SPEC §7); a relation to an object
     // the role may not read is refused the same way (issue 14 item 6).
+    if (column?.struct) return { kind: 'object', key: f.key, fields: structFields(scope, column.struct, f.type!, f.nodes, fieldExpr(ctx, obj, alias, column, 'aggregate'), []) };
     if (column) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, fieldExpr(ctx, obj, alias, column, 'aggregate'), column.type) };
     if (obj.relations.some((r) => r.name === f.name || `${r.name}_aggregation` === f.name) && ctx.access.fieldDenied(type.name, f.name, f.type?.name)) {
       throw forbidden(`"${obj.name}.${f.name}" may not be aggregated by role "${ctx.access.role}"`);

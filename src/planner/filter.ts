@@ -82,6 +82,12 @@ function columnFilter(ctx: PlanContext, obj: DataObject, alias: string, f: Colum
   return out;
 }
 
+/** The scalar at `path` inside a struct-typed column, read as its type (filters and aggregations). */
+export function structLeaf(column: Expr, path: readonly string[], scalar: ScalarName): Expr {
+  const as = ['Int', 'BigInt', 'Float'].includes(scalar) ? 'number' : scalar === 'Boolean' ? 'boolean' : scalar === 'JSON' ? 'json' : 'text';
+  return { kind: 'json_path', expr: column, path, as, ...(as === 'text' && scalar !== 'String' ? { cast: scalar } : {}) };
+}
+
 /** A filter inside a struct-typed column: each leaf compares the value at its JSON path. */
 function structFilter(ctx: PlanContext, column: Expr, structName: string, path: readonly string[], value: Record<string, unknown>): FilterNode[] {
   const st = ctx.index.structs.get(structName);
@@ -97,8 +103,7 @@ function structFilter(ctx: PlanContext, column: Expr, structName: string, path: 
       continue;
     }
     const scalar = f.type;
-    const as = ['Int', 'BigInt', 'Float'].includes(scalar) ? 'number' : scalar === 'Boolean' ? 'boolean' : scalar === 'JSON' ? 'json' : 'text';
-    const left: Expr = { kind: 'json_path', expr: column, path: at, as, ...(as === 'text' && scalar !== 'String' ? { cast: scalar } : {}) };
+    const left = structLeaf(column, at, scalar);
     for (const [op, v] of Object.entries(ops as Record<string, unknown>)) {
       if (v === undefined) continue;
       out.push({ kind: 'compare', op, left, right: { kind: 'param', value: v, scalar }, scalar, list: f.list });

@@ -128,11 +128,13 @@ function mutationInputs(obj: DataObject, byName: Map<string, DataObject>): strin
   return [`input ${n.mutInput} {\n${[...cols, ...rels].join('\n')}\n}`, `input ${n.mutData} {\n${cols.join('\n')}\n}`];
 }
 
-function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): string[] {
+function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>, structAggs: ReadonlySet<string>): string[] {
   const n = names(obj.name);
   const agg = ['  _rows_count: BigInt'];
   const sub = ['  _rows_count: BigIntAggregation'];
   for (const f of obj.fields) {
+    // A structured column offers its nested fields with their scalars' aggregations (issue 18 item 2).
+    if (f.struct && !f.list && structAggs.has(f.struct)) agg.push(`  ${f.name}: ${structAggregationName(f.struct)}`);
     if (f.list || f.struct || !AGGREGATIONS[f.type]) continue;
     agg.push(`  ${f.name}: ${aggregationTypeName(f.type)}`);
     const numeric = (['Int', 'BigInt', 'Float'] as ScalarName[]).includes(f.type);
@@ -154,9 +156,11 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>): str
   ];
 }
 
-/** SDL of every type one data object contributes. */
-export function objectSdl(obj: DataObject, byName: Map<string, DataObject>, fns: ReadonlyMap<string, CatalogFunction> = new Map()): string[] {
-  const out = [objectType(obj, byName, fns), ...filterTypes(obj, byName), ...aggregationTypes(obj, byName)];
+/** SDL of every type one data object contributes; `structAggs`: structures with an aggregation type. */
+export function objectSdl(
+  obj: DataObject, byName: Map<string, DataObject>, fns: ReadonlyMap<string, CatalogFunction> = new Map(), structAggs: ReadonlySet<string> = new Set(),
+): string[] {
+  const out = [objectType(obj, byName, fns), ...filterTypes(obj, byName), ...aggregationTypes(obj, byName, structAggs)];
   if (obj.kind === 'table' && !obj.readOnly) out.push(...mutationInputs(obj, byName));
   return out;
 }
@@ -168,4 +172,40 @@ export function structFilterSdl(st: StructType): string {
     return `  ${f.name}: ${t}`;
   });
   return `input ${st.name}_filter {\n${lines.join('\n')}\n}`;
+}
+
+export const structAggregationName = (struct: string): string => `_${struct}_aggregation`;
+
+/**
+ * Structures that get an aggregation type: those of struct-typed columns (and structures inside them)
+ * with something to aggregate, a scalar field with aggregations or such a structure.
+ */
+export function aggregatableStructs(structs: readonly StructType[], objects: readonly DataObject[]): Set<string> {
+  const byName = new Map(structs.map((st) => [st.name, st]));
+  const out = new Set<string>();
+  const visit = (st: StructType, seen: Set<string>): boolean => {
+    if (out.has(st.name)) return true;
+    if (seen.has(st.name)) return false;
+    seen.add(st.name);
+    const ok = st.fields.some((f) => !f.list && (isScalar(f.type) ? !!AGGREGATIONS[f.type] : !!byName.get(f.type) && visit(byName.get(f.type)!, seen)));
+    if (ok) out.add(st.name);
+    return ok;
+  };
+  for (const o of objects) {
+    for (const f of o.fields) {
+      const st = f.struct && !f.list ? byName.get(f.struct) : undefined;
+      if (st) visit(st, new Set());
+    }
+  }
+  return out;
+}
+
+/** `type _<struct>_aggregation`: the aggregations of each scalar field, nested structures alike. */
+export function structAggregationSdl(st: StructType, structAggs: ReadonlySet<string>): string {
+  const lines = st.fields.flatMap((f) => {
+    if (f.list) return [];
+    if (isScalar(f.type)) return AGGREGATIONS[f.type] ? [`  ${f.name}: ${aggregationTypeName(f.type)}`] : [];
+    return structAggs.has(f.type) ? [`  ${f.name}: ${structAggregationName(f.type)}`] : [];
+  });
+  return `type ${structAggregationName(st.name)} {\n${lines.join('\n')}\n}`;
 }

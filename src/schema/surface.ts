@@ -2,7 +2,7 @@
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
-import { listArgs, names, objectSdl, structFilterSdl } from './object-sdl.js';
+import { aggregatableStructs, listArgs, names, objectSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =
@@ -172,15 +172,17 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   const tree = newNode();
   const out: Emitted = { sdl: [baseSdl(), ...extraSdl], roots: new Map(), functions: new Map(), catalogFunctions: new Map(), modules: new Set() };
   for (const c of sorted) {
+    const structAggs = aggregatableStructs(c.structs, c.objects);
     for (const i of c.inputs) out.sdl.push(`input ${i.name} {\n${i.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
     for (const o of c.objects) {
-      out.sdl.push(...objectSdl(o, byName, fns));
+      out.sdl.push(...objectSdl(o, byName, fns, structAggs));
       placeObject(tree, c, o);
     }
     for (const st of c.structs) {
       const desc = st.description ? `${JSON.stringify(st.description)}\n` : '';
       out.sdl.push(`${desc}type ${st.name} {\n${st.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
       out.sdl.push(structFilterSdl(st));
+      if (structAggs.has(st.name)) out.sdl.push(structAggregationSdl(st, structAggs));
     }
     for (const fn of c.functions) placeFunction(tree, c, fn);
   }

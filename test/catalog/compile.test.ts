@@ -47,6 +47,20 @@ describe('generated surface (golden SDL)', () => {
     expect(sdl).not.toMatch(/input t_filter \{[^}]*win_row/);
   });
 
+  it('structured columns aggregate field by field, nested structures too; other structures get no aggregation type', () => {
+    const text = [
+      'type inner { n: Int\n  tags: [String] }',
+      'type outer { a: inner\n  s: String\n  shape: Geometry }',
+      'type result_row { x: Int }',
+      'type t @table(name: "t") {\n  id: Int! @pk\n  o: outer\n}',
+    ].join('\n');
+    const sdl = printSchema(compileSchema([compileCatalog(source(), [{ file: 'cat/schema.graphql', text }])], []).schema);
+    expect(sdl).toMatch(/type _t_aggregation \{[^}]*\n {2}o: _outer_aggregation\n/);
+    expect(sdl).toContain('type _outer_aggregation {\n  a: _inner_aggregation\n  s: StringAggregation\n  shape: GeometryAggregation\n}');
+    expect(sdl).toContain('type _inner_aggregation {\n  n: IntAggregation\n}');
+    expect(sdl).not.toContain('_result_row_aggregation');
+  });
+
   it('read_only sources get no mutation fields', () => {
     const sdl = sdlOf(source({ name: 'shop', prefix: 'ro', readOnly: true }), 'catalogs/shop/schema.graphql');
     expect(sdl).not.toMatch(/insert_ro_/);
