@@ -1,5 +1,7 @@
-// One transaction per source for all mutations of a request (SPEC §4.3). Opened on first use, held
-// open across resolvers, committed or rolled back once the request's execution has finished.
+// One transaction per source for all mutations of a request (SPEC §4.3). Each is opened on the
+// source's first use, held open across resolvers, and ended once the request's execution has
+// finished: every statement of every source runs first; only when all succeeded are the sources
+// committed, one after another in the order the request first used them (docs/mutations.md).
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { DataSourceRuntime, SourceConnection } from '../sources/types.js';
 
@@ -13,23 +15,16 @@ interface Open {
 }
 
 export class RequestTransactions {
-  private open: Open | undefined;
+  /** In the order of first use: the commit order. */
+  private readonly open = new Map<string, Open>();
 
   get active(): boolean {
-    return this.open !== undefined;
+    return this.open.size > 0;
   }
 
   connection(runtime: DataSourceRuntime): Promise<SourceConnection> {
-    if (this.open) {
-      if (this.open.source !== runtime.name) {
-        // Two-phase commit across sources is not offered; refuse rather than half-commit.
-        throw new PublicError(
-          ErrorCode.BadUserInput,
-          `a request may write to one data source only; this one writes to "${this.open.source}" and "${runtime.name}"`,
-        );
-      }
-      return this.open.conn;
-    }
+    const existing = this.open.get(runtime.name);
+    if (existing) return existing.conn;
     let setConn!: (c: SourceConnection) => void;
     let failConn!: (e: unknown) => void;
     const conn = new Promise<SourceConnection>((res, rej) => { setConn = res; failConn = rej; });
@@ -38,23 +33,54 @@ export class RequestTransactions {
       .transaction((c) => {
         setConn(c);
         return new Promise<void>((res, rej) => { entry.finish = (commit) => (commit ? res() : rej(new Rollback())); });
-      })
+      }, this)
       .catch((e: unknown) => {
         failConn(e);
         if (!(e instanceof Rollback)) throw e;
       });
     (entry as { done: Promise<void> }).done = done;
-    this.open = entry;
+    this.open.set(runtime.name, entry);
     return conn;
   }
 
-  /** Commits (or rolls back) whatever is open. A failed commit rejects. */
+  /**
+   * Commits (or rolls back) whatever is open. Commits go source by source in request order; when one
+   * fails, the sources after it are rolled back and the error names those already committed.
+   */
   async end(commit: boolean): Promise<void> {
-    const open = this.open;
-    this.open = undefined;
-    if (!open) return;
-    await open.conn.catch(() => undefined);
-    open.finish(commit);
-    await open.done;
+    const all = [...this.open.values()];
+    this.open.clear();
+    await Promise.all(all.map((o) => o.conn.catch(() => undefined)));
+    if (!commit) {
+      for (const o of all) o.finish(false);
+      await Promise.all(all.map((o) => o.done.catch(() => undefined)));
+      return;
+    }
+    const committed: string[] = [];
+    for (const [i, o] of all.entries()) {
+      o.finish(true);
+      try {
+        await o.done;
+        committed.push(o.source);
+      } catch (e) {
+        const rest = all.slice(i + 1);
+        for (const r of rest) r.finish(false);
+        await Promise.all(rest.map((r) => r.done.catch(() => undefined)));
+        throw new CommitError(o.source, committed, e);
+      }
+    }
+  }
+}
+
+/** A commit that failed after all statements had succeeded (a conflict, a lost connection). */
+export class CommitError extends PublicError {
+  constructor(readonly source: string, readonly committed: readonly string[], override readonly cause: unknown) {
+    super(
+      ErrorCode.QueryFailed,
+      committed.length
+        ? `the writes to "${source}" could not be committed and were rolled back, as were those to the sources after it; ` +
+          `the writes to ${committed.map((s) => `"${s}"`).join(', ')} had already been committed`
+        : `the writes to "${source}" could not be committed; nothing was written`,
+    );
   }
 }

@@ -14,6 +14,7 @@ import { jqFieldsPlugin } from '../jq/apollo-plugin.js';
 import type { JqEngine } from '../jq/engine.js';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
+import { CommitError } from '../executor/transactions.js';
 import type { WriteEvents } from '../executor/write-events.js';
 import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
@@ -98,10 +99,13 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
             try {
               await tx.end(ok);
             } catch (e) {
-              log.error({ err: e }, 'commit failed');
-              result.errors = [...(result.errors ?? []), { message: 'the transaction could not be committed; nothing was written', extensions: { code: ErrorCode.QueryFailed } }];
+              log.error({ err: e instanceof CommitError ? e.cause : e, source: e instanceof CommitError ? e.source : undefined }, 'commit failed');
+              const message = e instanceof CommitError ? e.message : 'the transaction could not be committed; nothing was written';
+              result.errors = [...(result.errors ?? []), { message, extensions: { code: ErrorCode.QueryFailed } }];
+              // Sources committed before the failing one did change: their cached reads must go.
+              if (e instanceof CommitError && e.committed.length) writes.committed(rc.contextValue.written);
             }
-            // Any error rolls every write back, so no partial data is reported (SPEC §4.3).
+            // An error before the commits rolls every source back, so no partial data is reported (SPEC §4.3).
             if (result.errors?.length) result.data = null;
             else writes.committed(rc.contextValue.written);
           }

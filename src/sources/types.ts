@@ -33,7 +33,11 @@ export interface DataSourceRuntime {
    */
   queryText?(stmt: CompiledSql): Promise<string | null>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T>;
+  /**
+   * `owner`: transactions of one owner (a request writing to several sources) never wait for each
+   * other where the engine queues writers (the embedded DuckDB serves several sources).
+   */
+  transaction<T>(fn: (conn: SourceConnection) => Promise<T>, owner?: object): Promise<T>;
   /** Rows of one statement on a pooled connection, outside any transaction (core lookups). */
   rows(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** Runs raw SQL outside the GraphQL path (seeding, core migrations). */

@@ -1,6 +1,6 @@
 // Mutations (SPEC §4.3) on DuckDB and PostgreSQL: nested inserts through N:1 and 1:N inputs,
-// batches, precise errors for constraint violations with nothing written, and the refusal of a
-// request that writes to two sources.
+// batches, precise errors for constraint violations with nothing written, and requests that write to
+// two sources (each its own transaction, committed after all statements succeeded).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dialects, startDialects } from '../support/dialects.js';
 
@@ -59,12 +59,45 @@ describe('constraint violations give a precise error and write nothing', () => {
   }
 });
 
-describe('one source per request', () => {
-  it('a request writing to two sources is refused up front, naming both, and writes nothing', async () => {
+describe('one request, several sources (issue 18 item 7)', () => {
+  const roles = '{ core { roles(filter: {name: {like: "r8%"}}, order_by: [{field: "name"}]) { name } } }';
+
+  it('writes to the core module and a data source, each committed, in one request', async () => {
+    for (const d of dialects.all) {
+      const r = await d.app.gql(`mutation {
+        insert_shop_tags(data: {id: 80, name: "x"}) { id }
+        core { insert_roles(data: {name: "r80", description: "x"}) { name } }
+        update_shop_tags(filter: {id: {eq: 80}}, data: {name: "y"}) { affected_rows }
+      }`);
+      expect(r.body, `${d.name}: ${r.text}`).toEqual({ data: { insert_shop_tags: { id: 80 }, core: { insert_roles: { name: 'r80' } }, update_shop_tags: { affected_rows: 1 } }, extensions: {} });
+      expect((await count(d, '{ shop_tags_by_pk(id: 80) { name } }')).shop_tags_by_pk).toEqual({ name: 'y' });
+      expect((await count(d, roles)).core.roles).toEqual([{ name: 'r80' }]);
+      await d.app.gql('mutation { delete_shop_tags(filter: {id: {eq: 80}}) { affected_rows } core { delete_roles(filter: {name: {eq: "r80"}}) { affected_rows } } }');
+    }
+  });
+
+  it('a failing statement in either source rolls back both: nothing is written anywhere', async () => {
+    for (const d of dialects.all) {
+      await d.app.gql('mutation { core { insert_roles(data: {name: "r81", description: "exists"}) { name } } }');
+      // The shop write succeeds, then the core write fails (duplicate role): both roll back.
+      const late = await d.app.gql('mutation { insert_shop_tags(data: {id: 81, name: "x"}) { id } core { insert_roles(data: {name: "r81", description: "dup"}) { name } } }');
+      expect(late.body.data, d.name).toBeNull();
+      expect(late.body.errors[0].message, d.name).toMatch(/duplicate|unique|primary key/i);
+      // The core write succeeds, then the shop write fails (unknown customer): both roll back.
+      const early = await d.app.gql('mutation { core { insert_roles(data: {name: "r82", description: "x"}) { name } } insert_shop_orders(data: {id: 82, customer_id: 999, status: "x", ordered_at: "2025-01-01T00:00:00Z"}) { id } }');
+      expect(early.body.data, d.name).toBeNull();
+      expect(early.body.errors[0].message, d.name).toMatch(/foreign key/i);
+      expect((await count(d, '{ shop_tags_by_pk(id: 81) { id } }')).shop_tags_by_pk).toBeNull();
+      expect((await count(d, roles)).core.roles).toEqual([{ name: 'r81' }]);
+      await d.app.gql('mutation { core { delete_roles(filter: {name: {eq: "r81"}}) { affected_rows } } }');
+    }
+  });
+
+  it('requests writing to two sources do not block each other', async () => {
     const d = dialects.all.find((x) => x.name === 'duckdb')!;
-    const r = await d.app.gql('mutation { insert_shop_tags(data: {id: 80, name: "x"}) { id } core { insert_roles(data: {name: "r80", description: "x"}) { name } } }');
-    expect(r.body.data).toBeNull();
-    expect(r.body.errors[0].message).toBe('a request may write to one data source only; this one writes to "shop" and "core"');
-    expect((await count(d, '{ shop_tags_by_pk(id: 80) { id } }')).shop_tags_by_pk).toBeNull();
+    const write = (n: number) => d.app.gql(`mutation { insert_shop_tags(data: {id: ${90 + n}, name: "c"}) { id } core { insert_roles(data: {name: "r9${n}", description: "x"}) { name } } }`);
+    const results = await Promise.all([0, 1, 2, 3].map(write));
+    for (const r of results) expect(r.body.errors, r.text).toBeUndefined();
+    expect((await count(d, '{ shop_tags_aggregation(filter: {id: {gte: 90, lte: 93}}) { _rows_count } }')).shop_tags_aggregation._rows_count).toBe(4);
   });
 });

@@ -106,10 +106,23 @@ export class DuckDbEngine {
    * (and DuckDB writes fastest from one writer anyway).
    */
   private readonly writer = new Serial();
+  /** Who holds `writer`: another transaction of the same owner runs beside it instead of waiting forever. */
+  private writerOwner: object | undefined;
 
   /** A dedicated connection for one transaction, closed afterwards. */
-  transaction<T>(database: string, fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.writer.run(() => this.runTransaction(database, fn).finally(() => this.wrote(database)));
+  transaction<T>(database: string, fn: (conn: SourceConnection) => Promise<T>, owner?: object): Promise<T> {
+    const run = () => this.runTransaction(database, fn).finally(() => this.wrote(database));
+    // One request writing to two attached databases holds two transactions (DuckDB lets a
+    // transaction write to one database only); the second must not queue behind the first.
+    if (owner && this.writerOwner === owner) return run();
+    return this.writer.run(async () => {
+      this.writerOwner = owner;
+      try {
+        return await run();
+      } finally {
+        this.writerOwner = undefined;
+      }
+    });
   }
 
   private async runTransaction<T>(database: string, fn: (conn: SourceConnection) => Promise<T>): Promise<T> {

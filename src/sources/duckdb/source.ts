@@ -107,8 +107,8 @@ export class DuckDbSource implements DataSourceRuntime {
     });
   }
 
-  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.engine.transaction(this.name, fn);
+  transaction<T>(fn: (conn: SourceConnection) => Promise<T>, owner?: object): Promise<T> {
+    return this.engine.transaction(this.name, fn, owner);
   }
 
   rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {

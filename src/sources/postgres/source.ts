@@ -204,7 +204,7 @@ export class PostgresSource implements DataSourceRuntime {
     });
   }
 
-  transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (conn: SourceConnection) => Promise<T>, _owner?: object): Promise<T> {
     return this.withClient(async (c) => {
       await c.query('BEGIN');
       try {
