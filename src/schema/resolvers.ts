@@ -31,6 +31,8 @@ import { RawJson } from '../shared/json.js';
 import type { Row } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { DataRootField, SchemaIndex } from './surface.js';
+import { attachCatalogIntro } from './catalog-intro.js';
+import type { RoleSchemas } from '../permissions/schema-filter.js';
 
 /** A system function; `access` is the caller's (the auth functions describe it). */
 export type FunctionHandler = (args: Args, ctx: RequestContext, access: Access) => Promise<unknown>;
@@ -40,6 +42,8 @@ export interface ResolverDeps {
   readonly executor: Executor;
   readonly functions: Readonly<Record<string, FunctionHandler>>;
   readonly cache?: ResultCache;
+  /** Per-role schemas: `_module` / `_dataObject` answer from the caller's (catalog-intro.ts). */
+  readonly roleSchemas?: RoleSchemas;
 }
 
 interface CacheRule {
@@ -418,6 +422,7 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, scope
     }) as GraphQLFieldResolver<unknown, unknown>;
   }
   for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, scope, deps, version) as GraphQLFieldResolver<unknown, unknown>;
+  attachCatalogIntro(schema, index, { ...(deps.roleSchemas ? { roleSchemas: deps.roleSchemas } : {}), version });
   guardFields(schema, scope);
   registerScope(schema, scope);
 }

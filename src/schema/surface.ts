@@ -3,6 +3,7 @@
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
 import { aggregatableStructs, listArgs, names, objectSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
+import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =
@@ -149,6 +150,7 @@ function emitModule(node: ModuleNode, path: string[], root: Root, out: Emitted):
     out.modules.add('Query.function');
     lines.push('  "Runs the jq expression `query` on the data of this selection; the result is in extensions.jq.<alias or jq> (SPEC §8)."\n  jq(query: String!, include_origin: Boolean = false): Query');
     out.modules.add('Query.jq');
+    lines.push(CATALOG_INTRO_FIELDS);
   }
   if (root === 'function' && !path.length && !lines.length) lines.push('  "No functions are loaded."\n  _noop: Boolean');
   if (root === 'mutation' && !path.length) {
@@ -170,7 +172,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   for (const c of sorted) for (const o of c.objects) byName.set(o.name, o);
   const fns = new Map(sorted.flatMap((c) => c.functions.map((f) => [`${c.source.name}.${f.name}`, f] as const)));
   const tree = newNode();
-  const out: Emitted = { sdl: [baseSdl(), ...extraSdl], roots: new Map(), functions: new Map(), catalogFunctions: new Map(), modules: new Set() };
+  const out: Emitted = { sdl: [baseSdl(), CATALOG_INTRO_SDL, ...extraSdl], roots: new Map(), functions: new Map(), catalogFunctions: new Map(), modules: new Set() };
   for (const c of sorted) {
     const structAggs = aggregatableStructs(c.structs, c.objects);
     for (const i of c.inputs) out.sdl.push(`input ${i.name} {\n${i.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);

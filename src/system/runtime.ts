@@ -79,7 +79,7 @@ export class SvcRuntime {
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
-      schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache });
+      schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache, roleSchemas: runtime.roleSchemas });
     };
     const coreType = /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
     const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
