@@ -6,7 +6,7 @@ import {
   getNamedType, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, print, astFromValue,
 } from 'graphql';
 import type { ResolvedCatalog } from '../../catalog/model.js';
-import { names } from '../../schema/object-sdl.js';
+import { aggregatableStructs, names, structAggregationName } from '../../schema/object-sdl.js';
 import type { SchemaIndex } from '../../schema/surface.js';
 
 export type Row = Record<string, unknown>;
@@ -70,9 +70,11 @@ function typeOwners(catalogs: readonly ResolvedCatalog[], modules: Map<string, {
       add(n.bucket, 'bucket_aggregation');
       add(n.subAggregation, 'sub_aggregation');
     }
+    const structAggs = aggregatableStructs(c.structs, c.objects);
     for (const s of c.structs) {
       out.set(s.name, { catalog: c.source.name, hugrType: 'object', module: moduleOf('') });
       out.set(`${s.name}_filter`, { catalog: c.source.name, hugrType: 'filter', module: moduleOf('') });
+      if (structAggs.has(s.name)) out.set(structAggregationName(s.name), { catalog: c.source.name, hugrType: 'aggregation', module: moduleOf('') });
     }
     for (const i of c.inputs) out.set(i.name, { catalog: c.source.name, hugrType: 'input', module: moduleOf('') });
   }
