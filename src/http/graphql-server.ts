@@ -61,13 +61,6 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
             span.end();
           };
         },
-        async validationDidStart() {
-          const span = tracer.startSpan('graphql.validate');
-          return async (errors) => {
-            if (errors?.length) span.setAttribute('graphql.validation.errors', errors.length);
-            span.end();
-          };
-        },
         async didResolveOperation(rc) {
           // The request's log line names its operation (a jq querySvc inside it does not rename it).
           const scope = currentRequest();

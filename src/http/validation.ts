@@ -16,6 +16,7 @@ import { parseTtl } from '../cache/ttl.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { planningWork } from '../pipeline/metrics.js';
 import { PublicError } from '../shared/errors.js';
+import { tracer } from '../shared/tracing.js';
 import { depthLimit } from './depth-limit.js';
 
 const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
@@ -101,7 +102,10 @@ export function validateOperation(
   let errors = bySchema.get(document);
   if (!errors) {
     planningWork.inc({ step: 'validate' });
+    const span = tracer.startSpan('graphql.validate');
     bySchema.set(document, (errors = validate(schema, document, rules)));
+    if (errors.length) span.setAttribute('graphql.validation.errors', errors.length);
+    span.end();
   }
   if (!errors.some((e) => unusedName.has(e))) return errors;
   const mentioned = new Set([...jqPrograms(document, variables), ...extraPrograms].flatMap((p) => [...jqVariableNames(p)]));
