@@ -6,6 +6,7 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, isInputObjectType, isObjectType } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
 import type { RequestContext } from '../executor/request-context.js';
+import { type AccessScope, accessOf } from '../permissions/access.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { SchemaIndex } from './surface.js';
 
@@ -136,6 +137,8 @@ const layouts = new WeakMap<GraphQLSchema, Layout>();
 
 export interface CatalogIntroDeps {
   readonly roleSchemas?: RoleSchemas;
+  /** The served schema's access scope: the caller's rules are read against it, as __type's are. */
+  readonly scope: AccessScope;
   readonly version: number;
 }
 
@@ -146,7 +149,7 @@ export function attachCatalogIntro(schema: GraphQLSchema, index: SchemaIndex, de
     if (!l) layouts.set(schema, (l = layoutOf(schema, index)));
     return l;
   };
-  const seen = (ctx: RequestContext): GraphQLSchema => deps.roleSchemas?.get(schema, deps.version, ctx.access) ?? schema;
+  const seen = (ctx: RequestContext): GraphQLSchema => deps.roleSchemas?.get(schema, deps.version, accessOf(ctx.access, deps.scope)) ?? schema;
   if (query._module) query._module.resolve = (_s, args: { name: string }, ctx: RequestContext) => moduleInfo(args.name.trim(), layout(), index, seen(ctx));
   if (query._dataObject) query._dataObject.resolve = (_s, args: { name: string }, ctx: RequestContext) => dataObjectInfo(args.name, layout(), index, seen(ctx));
 }

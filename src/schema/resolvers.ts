@@ -422,7 +422,7 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, scope
     }) as GraphQLFieldResolver<unknown, unknown>;
   }
   for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, scope, deps, version) as GraphQLFieldResolver<unknown, unknown>;
-  attachCatalogIntro(schema, index, { ...(deps.roleSchemas ? { roleSchemas: deps.roleSchemas } : {}), version });
+  attachCatalogIntro(schema, index, { ...(deps.roleSchemas ? { roleSchemas: deps.roleSchemas } : {}), scope, version });
   guardFields(schema, scope);
   registerScope(schema, scope);
 }
