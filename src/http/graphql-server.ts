@@ -20,9 +20,9 @@ import type { SchemaService } from '../schema/service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
-import { depthLimit } from './depth-limit.js';
 import { fastPathPlugin } from '../pipeline/fast-path/plugin.js';
 import { planningWork } from '../pipeline/metrics.js';
+import { costPlugin, requestGuard } from './cost-limit.js';
 
 /** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
 const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
@@ -144,6 +144,9 @@ export function formatError(log: Logger) {
       return { ...formatted, message: 'internal server error', extensions: { code: ErrorCode.Internal, ...logged(ErrorCode.Internal) } };
     }
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
+    // graphql-js words the maxTokens refusal without naming the setting (and misspelt).
+    const tokens = /^Syntax Error: Document contains more tha[nt] (\d+) tokens/.exec(formatted.message);
+    if (tokens) return { ...formatted, message: `the query document has more than ${tokens[1]} tokens (MAX_TOKENS)`, extensions };
     return { ...formatted, extensions };
   };
 }
@@ -153,10 +156,12 @@ export async function createGraphqlServer(
   jq?: { engine: JqEngine; permissions: PermissionService },
 ): Promise<ApolloServer<RequestContext>> {
   const format = formatError(log);
+  const guard = requestGuard(config);
   const server = new ApolloServer<RequestContext>({
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
-    validationRules: [depthLimit(config.MAX_DEPTH)],
+    validationRules: [...guard.rules],
+    ...(guard.maxTokens ? { parseOptions: { maxTokens: guard.maxTokens } } : {}),
     formatError: format,
     // Answers of the fast path may hold the database's JSON text, written in as it is.
     stringifyResult: (v) => stringifyResponse(v as Record<string, unknown>),
@@ -173,10 +178,12 @@ export async function createGraphqlServer(
       responsePlugin(log, writes, schemas, roleSchemas),
       // Apollo calls these only when its document cache misses (one parsed, validated document per query text).
       { async requestDidStart() { return { async parsingDidStart() { planningWork.inc({ step: 'parse' }); }, async validationDidStart() { planningWork.inc({ step: 'validate' }); } }; } },
+      // Before execution (didResolveOperation), whichever plugin then answers.
+      costPlugin(guard),
       // After responsePlugin: a restricted role's introspection is answered there first.
       fastPathPlugin(),
       // jq() fields are transformed once the whole result exists (SPEC §8).
-      ...(jq ? [jqFieldsPlugin({ engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
+      ...(jq ? [jqFieldsPlugin({ guard, engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
       ApolloServerPluginCacheControlDisabled(),
     ],
   });

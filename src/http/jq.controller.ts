@@ -16,6 +16,7 @@ import { JqEngine } from '../jq/engine.js';
 import { JqError } from '../jq/errors.js';
 import { operationVariables } from '../jq/fields.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
+import { requestGuard } from './cost-limit.js';
 import { requestTimezone } from '../jq/timezone.js';
 import { applyJqVariable } from '../jq/variables.js';
 import { RoleGate } from '../permissions/roles.js';
@@ -102,7 +103,7 @@ export class JqController {
     const context: JqContext = {
       identity,
       timezone: requestTimezone(req.headers, this.config.DB_TIMEZONE),
-      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, formatError: this.formatError() }, identity),
+      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, formatError: this.formatError(), guard: requestGuard(this.config) }, identity),
     };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
     const { variables: _sent, ...request } = body.query;

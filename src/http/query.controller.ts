@@ -14,6 +14,7 @@ import { sendFailure } from './errors.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
+import { requestGuard } from './cost-limit.js';
 import { applyJqVariableToRequest } from '../jq/variables.js';
 import { APOLLO } from './tokens.js';
 
@@ -58,7 +59,7 @@ export class QueryController {
       context = new RequestContext(identity, access, timezone);
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
       const rt = this.runtime;
-      const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions }, identity) };
+      const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions, guard: requestGuard(rt.config) }, identity) };
       ({ body, search } = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext));
     } catch (e) {
       return sendFailure(reply, e);
