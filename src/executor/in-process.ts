@@ -17,6 +17,8 @@ export interface InProcessGuard {
   /** graphql-js parse option: a longer document is refused before it is parsed whole. */
   readonly maxTokens?: number;
   readonly rules: readonly ValidationRule[];
+  /** Refuses a document or variables before parsing (nesting too deep for the recursive parser). */
+  before?(query: string, variables: Record<string, unknown>): GraphQLError | undefined;
   check(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, identity: Identity): GraphQLError | undefined;
 }
 
@@ -27,6 +29,8 @@ export async function executeInProcess(
   permissions?: PermissionService,
 ): Promise<ExecutionResult> {
   const { schema } = schemas.current;
+  const early = request.guard?.before?.(request.query, request.variables ?? {});
+  if (early) return { errors: [early] };
   let document;
   try {
     document = parse(request.query, request.guard?.maxTokens ? { maxTokens: request.guard.maxTokens } : undefined);

@@ -170,6 +170,75 @@ export function costError(cost: RequestCost, limits: CostLimits): GraphQLError |
   return undefined;
 }
 
+/**
+ * How deep brackets may nest in a document, and objects and lists in variables. graphql-js parses
+ * and coerces values recursively: a filter `_and` 1,000 levels deep overflowed the stack and was
+ * answered as an internal error (issue 15). Far beyond any real filter; MAX_DEPTH bounds selections.
+ */
+export const MAX_NESTING = 100;
+
+/** The deepest bracket nesting of a GraphQL document, strings and comments skipped; linear. */
+export function documentNesting(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[' || c === '(') max = Math.max(max, ++depth);
+    else if (c === '}' || c === ']' || c === ')') depth--;
+    else if (c === '#') while (i < text.length && text[i] !== '\n') i++;
+    else if (c === '"') {
+      const block = text.startsWith('"""', i);
+      const end = block ? '"""' : '"';
+      for (i += end.length; i < text.length && !text.startsWith(end, i); i++) if (text[i] === '\\') i++;
+      i += end.length - 1;
+    }
+  }
+  return max;
+}
+
+/** The deepest nesting of objects and arrays in a JSON value, stopping once past `limit`. */
+export function valueNesting(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    max = Math.max(max, d + 1);
+    if (max > limit) return max;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, d + 1]);
+  }
+  return max;
+}
+
+function nestedTooDeep(what: 'query document' | 'request variables'): GraphQLError {
+  const verb = what === 'query document' ? 'nests' : 'nest';
+  return new GraphQLError(`the ${what} ${verb} values more than ${MAX_NESTING} levels deep (e.g. _and/_or filters); write the filter flatter`, {
+    extensions: { code: ErrorCode.BadUserInput, http: { status: 400 } },
+  });
+}
+
+/** BAD_USER_INPUT for a document or variables nested beyond MAX_NESTING; undefined otherwise. */
+export function nestingError(query: string | undefined, variables: unknown): GraphQLError | undefined {
+  if (query && documentNesting(query) > MAX_NESTING) return nestedTooDeep('query document');
+  if (valueNesting(variables, MAX_NESTING) > MAX_NESTING) return nestedTooDeep('request variables');
+  return undefined;
+}
+
+/**
+ * nestingError for an HTTP GraphQL request as Apollo will read it (POST body or GET search),
+ * checked before Apollo parses anything: its parser recurses into nested values.
+ */
+export function requestNestingError(method: string, body: unknown, search: string): GraphQLError | undefined {
+  if (method === 'GET') {
+    const params = new URLSearchParams(search);
+    const vars = params.get('variables');
+    if (vars && documentNesting(vars) > MAX_NESTING) return nestedTooDeep('request variables');
+    return nestingError(params.get('query') ?? undefined, undefined);
+  }
+  const b = body as { query?: unknown; variables?: unknown } | null;
+  return b && typeof b === 'object' ? nestingError(typeof b.query === 'string' ? b.query : undefined, b.variables) : undefined;
+}
+
 /** Callers exempt from the limits (COST_LIMITS_EXEMPT): listed roles, and `secret_key` for SECRET_KEY callers. */
 export function exempt(identity: Identity, list: readonly string[]): boolean {
   if (!list.length) return false;
@@ -183,6 +252,7 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
   return {
     ...(config.MAX_TOKENS > 0 ? { maxTokens: config.MAX_TOKENS } : {}),
     rules: [depthLimit(config.MAX_DEPTH)],
+    before: nestingError,
     check: (schema, document, operation, variables, identity) =>
       exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError(measureRequest(schema, document, operation, variables), limits),
   };

@@ -36,6 +36,23 @@ describe('a fragment bomb', () => {
   });
 });
 
+describe('values nested too deep (issue 15 item 3)', () => {
+  it('an _and 10,000 levels deep is BAD_USER_INPUT, in the document or in variables', async () => {
+    let literal = '{id: {eq: 1}}';
+    let variable: unknown = { id: { eq: 1 } };
+    for (let i = 0; i < 10_000; i++) literal = `{_and: [${literal}]}`;
+    // 2,000 levels in JSON (the test's own JSON.stringify recurses too).
+    for (let i = 0; i < 2_000; i++) variable = { _and: [variable] };
+    for (const d of dialects.all) {
+      await refused(d, `{ shop_tags(filter: ${literal}) { id } }`, undefined, /^the query document nests values more than 100 levels deep/);
+      await refused(d, 'query($f: shop_tags_filter) { shop_tags(filter: $f) { id } }', { f: variable }, /^the request variables nest/);
+      // 30 levels are fine.
+      const r = await d.app.gql(`{ shop_tags(filter: ${'{_and: ['.repeat(30)}{id: {eq: 1}}${']}'.repeat(30)}) { id } }`);
+      expect(r.body.data, r.text).toEqual({ shop_tags: [{ id: 1 }] });
+    }
+  });
+});
+
 describe('limits on what one request may ask for', () => {
   it('MAX_ALIASES: 5,000 root aliases', async () => {
     const q = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
