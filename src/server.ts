@@ -22,7 +22,7 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
       ...(config.CORS_ALLOWED_HEADERS.length ? { allowedHeaders: config.CORS_ALLOWED_HEADERS } : {}),
     });
   }
-  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalFilters(new HttpErrorFilter(log));
   registerRequestLog(app.getHttpAdapter().getInstance(), log);
   await app.init();
   return app;

@@ -137,7 +137,9 @@ export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { originalError?: unknown })?.originalError;
     if (original instanceof PublicError) {
-      return { ...formatted, message: original.message, extensions: { code: original.code, ...logged(original.code) } };
+      // An unavailable source may answer the same request a moment later.
+      const retryable = original.code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
+      return { ...formatted, message: original.message, extensions: { code: original.code, ...retryable, ...logged(original.code) } };
     }
     if (original && !(original as { extensions?: unknown }).extensions && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: original, path: formatted.path }, 'resolver failed');

@@ -65,7 +65,7 @@ export class QueryController {
       const tooDeep = requestNestingError(req.method, body, search);
       if (tooDeep) return void reply.status(200).header('content-type', 'application/json').send(stringifyJson({ data: null, errors: [tooDeep.toJSON()], extensions: {} }));
     } catch (e) {
-      return sendFailure(reply, e);
+      return sendFailure(reply, e, this.runtime.log);
     }
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);

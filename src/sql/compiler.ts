@@ -335,6 +335,11 @@ export abstract class SqlCompiler {
     return `CAST($${ctx.add(this.bindValue(p.value, p.scalar))} AS ${type})`;
   }
 
+  /** `left IN (values)`: one parameter per value here; a dialect may send the list as one array. */
+  protected inList(left: string, list: ParamExpr & { value: readonly unknown[] }, ctx: SqlContext): string {
+    return `${left} IN (${list.value.map((v) => this.param({ ...list, value: v }, ctx)).join(', ')})`;
+  }
+
   protected expr(e: Expr, ctx: SqlContext): string {
     switch (e.kind) {
       case 'column':
@@ -430,7 +435,7 @@ export abstract class SqlCompiler {
       case 'in': {
         const values = Array.isArray(f.right.value) ? f.right.value : [f.right.value];
         if (!values.length) return 'FALSE';
-        return `${left} IN (${values.map((v) => this.param({ ...f.right, value: v }, ctx)).join(', ')})`;
+        return this.inList(left, { ...f.right, value: values }, ctx);
       }
       case 'like': return `${left} LIKE ${right()}`;
       case 'ilike': return `${left} ILIKE ${right()}`;

@@ -90,7 +90,7 @@ export class DuckDbSource implements DataSourceRuntime {
       const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll());
       const v = r.getRows()[0]?.[0];
       return v === null || v === undefined ? null : String(v);
-    });
+    }, this.name);
   }
 
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
@@ -99,7 +99,7 @@ export class DuckDbSource implements DataSourceRuntime {
 
   rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     // Autocommitted and not known to be a read: counts as a write for the prepared statements.
-    return this.engine.withConnection((c) => this.engine.connection(c, this.name).all({ sql, params })).finally(() => this.engine.wrote(this.name));
+    return this.engine.withConnection((c) => this.engine.connection(c, this.name).all({ sql, params }), this.name).finally(() => this.engine.wrote(this.name));
   }
 
   async exec(sql: string): Promise<void> {
@@ -112,7 +112,7 @@ export class DuckDbSource implements DataSourceRuntime {
         this.engine.wrote(this.name);
         await c.run(`USE ${quote(this.engine.defaultDatabase)}`).catch(() => undefined);
       }
-    });
+    }, this.name);
   }
 
   async close(): Promise<void> {
@@ -122,6 +122,6 @@ export class DuckDbSource implements DataSourceRuntime {
 
   /** For tests and tools: a connection outside a transaction (what it runs counts as a write). */
   withConnection<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.engine.withConnection((c) => fn(this.engine.connection(c, this.name))).finally(() => this.engine.wrote(this.name));
+    return this.engine.withConnection((c) => fn(this.engine.connection(c, this.name)), this.name).finally(() => this.engine.wrote(this.name));
   }
 }
