@@ -28,6 +28,8 @@ export class Lifecycle {
   private readonly serial = new Serial();
   /** Seed files of sources declared by file (run once, when their DuckDB file is created). */
   readonly seeds = new Map<string, string>();
+  /** Declared DuckDB sources whose file may be created (source.yaml `create: true`). */
+  readonly creatable = new Set<string>();
 
   constructor(
     private readonly config: Config,
@@ -79,7 +81,7 @@ export class Lifecycle {
         const previous = this.registry.remove(name);
         if (previous) await previous.runtime.close().catch(() => undefined);
         const seedFile = this.seeds.get(name);
-        const runtime = await openSource(this.config, this.engine, { ...row, ...(seedFile ? { seedFile } : {}) });
+        const runtime = await openSource(this.config, this.engine, { ...row, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}) });
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...catalog.warnings]);
         try {
           this.rebuild();

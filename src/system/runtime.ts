@@ -82,7 +82,7 @@ export class SvcRuntime {
       schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache });
     };
     const coreType = /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
-    const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
+    const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY, create: true });
     const core = new CoreStore(coreRuntime);
     await core.migrate();
     await logSecurityWarnings(config, core, log);
@@ -116,6 +116,7 @@ export class SvcRuntime {
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);
+      if (d.create) lifecycle.creatable.add(d.row.name);
       await core.upsertDeclared(d.row, d.catalog);
     }
     await lifecycle.loadAll();

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DataObject } from '../../catalog/model.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
@@ -19,6 +20,8 @@ export interface DuckDbSourceOptions {
   readonly readOnly: boolean;
   /** SQL run once when the file is created (example catalogs ship their data this way). */
   readonly seedFile?: string;
+  /** Create the file (and its folder) when it does not exist; otherwise a missing file is an error. */
+  readonly create?: boolean;
 }
 
 export class DuckDbSource implements DataSourceRuntime {
@@ -46,6 +49,10 @@ export class DuckDbSource implements DataSourceRuntime {
   static async attach(engine: DuckDbEngine, o: DuckDbSourceOptions): Promise<DuckDbSource> {
     const memory = o.path === ':memory:' || o.path === '';
     const fresh = memory || !existsSync(o.path);
+    // A typo in a path must not create directories and an empty database (issue 15).
+    if (fresh && !memory && !o.create) {
+      throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}": the DuckDB file "${o.path}" does not exist (set create: true in the source to create it)`);
+    }
     if (!memory) mkdirSync(dirname(o.path), { recursive: true });
     const target = memory ? ':memory:' : o.path;
     // A database attached again under the same name is a different database to prepared statements.
