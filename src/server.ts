@@ -7,6 +7,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module.js';
 import type { Config } from './config/schema.js';
 import { HttpErrorFilter } from './http/exception.filter.js';
+import { exactJsonBodies } from './http/exact-json.js';
 import { registerRequestLog, requestId } from './http/request-log.js';
 import { type Logger, nestLogger } from './shared/logger.js';
 
@@ -27,6 +28,8 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
   app.useGlobalFilters(new HttpErrorFilter(log));
   registerRequestLog(app.getHttpAdapter().getInstance(), log);
   await app.init();
+  // After init: Nest registers its own JSON parser there, which this one replaces.
+  exactJsonBodies(app.getHttpAdapter().getInstance());
   app.useLogger(nestLogger(log));
   return app;
 }

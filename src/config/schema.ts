@@ -105,7 +105,7 @@ export const settingsShape = {
   /** Longest a statement may run on any source, ms (PostgreSQL statement_timeout, DuckDB interrupt). */
   QUERY_TIMEOUT: duration.default(60_000),
   /** The estimated objects one request may ask for (src/http/cost-limit.ts); 0: no limit. */
-  MAX_QUERY_COST: int.default(1_000_000),
+  MAX_QUERY_COST: int.default(10_000_000),
   MAX_ROOT_FIELDS: int.default(100),
   MAX_ALIASES: int.default(500),
   /** Tokens the GraphQL parser reads before it gives up (graphql-js maxTokens); bounds parse and validation. */

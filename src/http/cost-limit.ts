@@ -2,7 +2,7 @@
 // runs, and refused beyond MAX_QUERY_COST, MAX_ROOT_FIELDS or MAX_ALIASES with BAD_USER_INPUT.
 //
 // The cost estimates the objects an answer may hold (GitHub's node limit is the model):
-//   cost(field)  = values in its list arguments + rows(field) × (1 + cost(selection))
+//   cost(field)  = 10 × values in its list arguments + rows(field) × (1 + cost(selection))
 //   rows(field)  = 1 for an object; for a list: its `limit`/`nested_limit` (the smaller), else the
 //                  argument's default (root lists: 2000), else FAN_OUT
 // Leaf fields cost nothing beyond their list arguments; introspection is bounded by the schema and
@@ -22,6 +22,9 @@ import { depthLimit } from './depth-limit.js';
 
 /** Rows assumed per parent for a list relation asked without a limit. */
 export const FAN_OUT = 10;
+
+/** Cost of one value in a list argument: each is a parameter the database plans and matches against. */
+export const LIST_VALUE_COST = 10;
 
 export interface CostLimits {
   /** MAX_QUERY_COST (0: no limit). */
@@ -96,7 +99,7 @@ class Measure {
         if (s.name.value.startsWith('__') || !isObjectType(parent)) continue;
         const def = parent.getFields()[s.name.value];
         if (!def) continue;
-        const inputs = (s.arguments ?? []).reduce((n, a) => n + listValues(a.value, this.variables), 0);
+        const inputs = LIST_VALUE_COST * (s.arguments ?? []).reduce((n, a) => n + listValues(a.value, this.variables), 0);
         const named = getNamedType(def.type);
         total += inputs + (isCompositeType(named) ? this.rows(s, def) * (1 + this.set(s.selectionSet, named)) : 0);
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
@@ -198,14 +201,22 @@ export function documentNesting(text: string): number {
 
 /** The deepest nesting of objects and arrays in a JSON value, stopping once past `limit`. */
 export function valueNesting(value: unknown, limit: number): number {
+  if (!value || typeof value !== 'object') return 0;
   let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
+  // Only containers are pushed: a list of a million numbers costs one pass, no allocation per value.
+  const stack: object[] = [value];
+  const depths: number[] = [1];
   while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (!v || typeof v !== 'object') continue;
-    max = Math.max(max, d + 1);
+    const v = stack.pop()!;
+    const d = depths.pop()!;
+    if (d > max) max = d;
     if (max > limit) return max;
-    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, d + 1]);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      if (x && typeof x === 'object') {
+        stack.push(x);
+        depths.push(d + 1);
+      }
+    }
   }
   return max;
 }

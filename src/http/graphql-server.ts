@@ -23,6 +23,7 @@ import type { Logger } from '../shared/logger.js';
 import { fastPathPlugin } from '../pipeline/fast-path/plugin.js';
 import { planningWork } from '../pipeline/metrics.js';
 import { costPlugin, requestGuard } from './cost-limit.js';
+import { exactIntegersPlugin } from './exact-json.js';
 
 /** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
 const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
@@ -181,6 +182,7 @@ export async function createGraphqlServer(
       // Apollo calls these only when its document cache misses (one parsed, validated document per query text).
       { async requestDidStart() { return { async parsingDidStart() { planningWork.inc({ step: 'parse' }); }, async validationDidStart() { planningWork.inc({ step: 'validate' }); } }; } },
       // Before execution (didResolveOperation), whichever plugin then answers.
+      exactIntegersPlugin(),
       costPlugin(guard),
       // After responsePlugin: a restricted role's introspection is answered there first.
       fastPathPlugin(),
