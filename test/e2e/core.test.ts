@@ -1,7 +1,7 @@
 // The core module over GraphQL (SPEC §11) and the data-source lifecycle (seed 001).
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, startApp, type TestApp } from '../support/app.js';
 
@@ -107,6 +107,21 @@ describe('a duckdb source whose file does not exist (issue 15 item 11)', () => {
     const created = await t.gql('mutation { function { core { load_data_source(name: "fresh") { success } } } }');
     expect(created.body.data.function.core.load_data_source.success).toBe(true);
     expect(existsSync(missing)).toBe(true);
+  });
+});
+
+describe('a catalog with a directive written wrong (issue 15 item 9)', () => {
+  it('fails to load, naming the file and line', async () => {
+    const dir = join(t.dir, 'badcat');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'schema.graphql'), 'type warehouses @table(name: 42) {\n  id: Int! @pk @unique(fields: ["id"])\n}\n');
+    await t.gql(`mutation($c: String!) { core { insert_data_sources(data: {name: "badcat", type: "duckdb", prefix: "bc", as_module: false, path: ":memory:",
+      catalogs: [{name: "badcat", type: "localFS", path: $c}]}) { name } } }`, { c: dir });
+    const load = await t.gql('mutation { function { core { load_data_source(name: "badcat") { success message } } } }');
+    const { success, message } = load.body.data.function.core.load_data_source;
+    expect(success).toBe(false);
+    expect(message).toContain(`argument "name" of directive "@table" must be a string, not 42 (badcat/schema.graphql:1)`);
+    expect(message).toContain(`directive "@unique" does not apply to a field (it applies to types) (badcat/schema.graphql:2)`);
   });
 });
 
