@@ -112,7 +112,8 @@ export const settingsShape = {
   MAX_TOKENS: int.default(100_000),
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
-  MAX_BODY_SIZE: int.default(8 * 1024 * 1024),
+  /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */
+  MAX_BODY_SIZE: int.default(2 * 1024 * 1024),
   CATALOGS_DIR: z.string().default('./catalogs'),
   /** Directories a catalog source may read local files from (CATALOGS_DIR is always one of them). */
   CATALOG_ALLOWED_PATHS: list.default([]),

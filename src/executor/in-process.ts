@@ -17,8 +17,8 @@ export interface InProcessGuard {
   /** graphql-js parse option: a longer document is refused before it is parsed whole. */
   readonly maxTokens?: number;
   readonly rules: readonly ValidationRule[];
-  /** Refuses a document or variables before parsing (nesting too deep for the recursive parser). */
-  before?(query: string, variables: Record<string, unknown>): GraphQLError | undefined;
+  /** Refuses a request before parsing (values nested too deep for the recursive parser, too many aliases). */
+  before?(query: string | undefined, variables: unknown, identity: Identity, variablesText?: string): GraphQLError | undefined;
   check(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, identity: Identity): GraphQLError | undefined;
 }
 
@@ -29,7 +29,7 @@ export async function executeInProcess(
   permissions?: PermissionService,
 ): Promise<ExecutionResult> {
   const { schema } = schemas.current;
-  const early = request.guard?.before?.(request.query, request.variables ?? {});
+  const early = request.guard?.before?.(request.query, request.variables ?? {}, request.identity ?? SYSTEM_IDENTITY);
   if (early) return { errors: [early] };
   let document;
   try {

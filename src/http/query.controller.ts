@@ -14,7 +14,7 @@ import { sendFailure } from './errors.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
-import { requestGuard, requestNestingError } from './cost-limit.js';
+import { requestGuard, requestParts } from './cost-limit.js';
 import { stringifyJson } from '../shared/json.js';
 import { applyJqVariableToRequest } from '../jq/variables.js';
 import { APOLLO } from './tokens.js';
@@ -62,7 +62,8 @@ export class QueryController {
       const rt = this.runtime;
       const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions, guard: requestGuard(rt.config) }, identity) };
       ({ body, search } = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext));
-      const tooDeep = requestNestingError(req.method, body, search);
+      const parts = requestParts(req.method, body, search);
+      const tooDeep = requestGuard(rt.config).before?.(parts.query, parts.variables, identity, parts.variablesText);
       if (tooDeep) return void reply.status(200).header('content-type', 'application/json').send(stringifyJson({ data: null, errors: [tooDeep.toJSON()], extensions: {} }));
     } catch (e) {
       return sendFailure(reply, e, this.runtime.log);
