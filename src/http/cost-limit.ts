@@ -263,6 +263,11 @@ function aliasesOf(query: string, maxTokens: number | undefined): number | undef
   return aliases;
 }
 
+/** The response body of a request refused before Apollo saw it (the shape of SPEC §1). */
+export function refusalBody(error: GraphQLError): string {
+  return JSON.stringify({ data: null, errors: [{ message: error.message, extensions: { code: error.extensions.code } }], extensions: {} });
+}
+
 /** Callers exempt from the limits (COST_LIMITS_EXEMPT): listed roles, and `secret_key` for SECRET_KEY callers. */
 export function exempt(identity: Identity, list: readonly string[]): boolean {
   if (!list.length) return false;

@@ -14,8 +14,7 @@ import { sendFailure } from './errors.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
-import { requestGuard, requestParts } from './cost-limit.js';
-import { stringifyJson } from '../shared/json.js';
+import { refusalBody, requestGuard, requestParts } from './cost-limit.js';
 import { applyJqVariableToRequest } from '../jq/variables.js';
 import { APOLLO } from './tokens.js';
 
@@ -64,7 +63,7 @@ export class QueryController {
       ({ body, search } = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext));
       const parts = requestParts(req.method, body, search);
       const tooDeep = requestGuard(rt.config).before?.(parts.query, parts.variables, identity, parts.variablesText);
-      if (tooDeep) return void reply.status(200).header('content-type', 'application/json').send(stringifyJson({ data: null, errors: [tooDeep.toJSON()], extensions: {} }));
+      if (tooDeep) return void reply.status(200).header('content-type', 'application/json').send(refusalBody(tooDeep));
     } catch (e) {
       return sendFailure(reply, e, this.runtime.log);
     }
