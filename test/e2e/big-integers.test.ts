@@ -1,34 +1,20 @@
 // Integers beyond 2^53 are exact (issue 15 item 2, SPEC §3.4): GraphQL literals, JSON variables,
 // filters, inserts and results, on DuckDB and PostgreSQL. Bodies are written by hand here, since
 // JSON.stringify would round the numbers before they left the test.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, tempDir } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/pg.js';
+import type { TestApp } from '../support/app.js';
+import { startTwoSources, type TwoSources } from '../support/two-sources.js';
 
-let t: TestApp;
-let db: TestDatabase;
 const TABLE = 'CREATE TABLE big (id BIGINT PRIMARY KEY, label VARCHAR, amount DOUBLE PRECISION)';
 const CATALOG = 'type big @table(name: "big") {\n  id: BigInt! @pk\n  label: String\n  amount: Float\n}\n';
 
+let two: TwoSources;
+let t: TestApp;
 beforeAll(async () => {
-  db = await createTestDatabase('svc_bigint');
-  await db.exec(TABLE);
-  const root = join(tempDir(), 'catalogs');
-  for (const [name, yaml] of [['duck', 'type: duckdb\npath: ":memory:"\nprefix: duck\nseed: seed.sql\n'], ['pg', `type: postgres\npath: "${db.url}"\nprefix: pg\n`]] as const) {
-    mkdirSync(join(root, name), { recursive: true });
-    writeFileSync(join(root, name, 'source.yaml'), yaml);
-    writeFileSync(join(root, name, 'schema.graphql'), CATALOG);
-    writeFileSync(join(root, name, 'seed.sql'), `${TABLE.replace('DOUBLE PRECISION', 'DOUBLE')};`);
-  }
-  t = await startApp({ CATALOGS_DIR: root });
+  two = await startTwoSources({ name: 'svc_bigint', catalog: CATALOG, duckSql: `${TABLE.replace('DOUBLE PRECISION', 'DOUBLE')};`, pgSql: TABLE });
+  t = two.app;
 }, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-  await db?.drop();
-});
+afterAll(() => two?.close());
 
 /** A /query request whose body text is sent as written. */
 const raw = (body: string) => t.request({ method: 'POST', url: '/query', payload: body, headers: { 'content-type': 'application/json' } });

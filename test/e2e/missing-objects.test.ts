@@ -1,34 +1,20 @@
 // SPEC §3.1 (issue 15 item 10): tables and columns a catalog names but the database lacks are
 // warnings in data_source_status and describe_data_source_schema(log: true), on both dialects; the
 // rest of the source is served.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, tempDir } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/pg.js';
+import type { TestApp } from '../support/app.js';
+import { startTwoSources, type TwoSources } from '../support/two-sources.js';
 
-let t: TestApp;
-let db: TestDatabase;
 const TABLE = 'CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR); INSERT INTO items VALUES (1, \'one\');';
 const CATALOG = 'type items @table(name: "items") {\n  id: Int! @pk\n  name: String\n  phantom: String\n}\ntype ghosts @table(name: "ghosts") {\n  id: Int! @pk\n}\n';
 
+let two: TwoSources;
+let t: TestApp;
 beforeAll(async () => {
-  db = await createTestDatabase('svc_missing');
-  await db.exec(TABLE);
-  const root = join(tempDir(), 'catalogs');
-  for (const [name, yaml] of [['duck', 'type: duckdb\npath: ":memory:"\nprefix: duck\nseed: seed.sql\n'], ['pg', `type: postgres\npath: "${db.url}"\nprefix: pg\n`]] as const) {
-    mkdirSync(join(root, name), { recursive: true });
-    writeFileSync(join(root, name, 'source.yaml'), yaml);
-    writeFileSync(join(root, name, 'schema.graphql'), CATALOG);
-    writeFileSync(join(root, name, 'seed.sql'), TABLE);
-  }
-  t = await startApp({ CATALOGS_DIR: root });
+  two = await startTwoSources({ name: 'svc_missing', catalog: CATALOG, duckSql: TABLE, pgSql: TABLE });
+  t = two.app;
 }, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-  await db?.drop();
-});
+afterAll(() => two?.close());
 
 describe('objects the database lacks', () => {
   for (const [source, schema] of [['duck', 'main'], ['pg', 'public']] as const) {
