@@ -7,14 +7,17 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module.js';
 import type { Config } from './config/schema.js';
 import { HttpErrorFilter } from './http/exception.filter.js';
+import { exactJsonBodies } from './http/exact-json.js';
 import { registerRequestLog, requestId } from './http/request-log.js';
-import type { Logger } from './shared/logger.js';
+import { type Logger, nestLogger } from './shared/logger.js';
 
 export async function createApp(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): Promise<NestFastifyApplication> {
   // HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set (SPEC §2).
   const https = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } } : {};
   const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false, genReqId: requestId, ...https });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log, imports), adapter, { logger: ['error', 'warn'], abortOnError: false });
+  // Nest logs to the structured log; while the app is built it logs nothing itself, so a failed start
+  // is the one line of src/start.ts rather than a coloured stack trace.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log, imports), adapter, { logger: false, abortOnError: false });
   if (config.CORS_ALLOWED_ORIGINS.length) {
     app.enableCors({
       origin: config.CORS_ALLOWED_ORIGINS,
@@ -22,8 +25,11 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
       ...(config.CORS_ALLOWED_HEADERS.length ? { allowedHeaders: config.CORS_ALLOWED_HEADERS } : {}),
     });
   }
-  app.useGlobalFilters(new HttpErrorFilter());
+  app.useGlobalFilters(new HttpErrorFilter(log));
   registerRequestLog(app.getHttpAdapter().getInstance(), log);
   await app.init();
+  // After init: Nest registers its own JSON parser there, which this one replaces.
+  exactJsonBodies(app.getHttpAdapter().getInstance());
+  app.useLogger(nestLogger(log));
   return app;
 }

@@ -105,6 +105,9 @@ function stopOnSignals(config: Config, log: Logger, stop: () => Promise<void>): 
 }
 
 main().catch((e: unknown) => {
-  console.error(`svc: failed to start: ${e instanceof PublicError ? e.message : (e as Error).stack ?? String(e)}`);
-  process.exit(1);
+  // One line and exit 2, like a bad configuration (docs/configuration.md): a source that does not
+  // open, a Redis setting, a port in use. The first line of the message, never a stack trace.
+  const message = e instanceof Error ? e.message : String(e);
+  console.error(`svc: failed to start: ${message.split('\n')[0]}`);
+  process.exit(2);
 });

@@ -2,6 +2,7 @@
 // namespaced by role, user id, timezone and schema version, so that no user is ever served rows
 // cached for another user, another zone's rendering of timestamps, or an older schema.
 import { createHash } from 'node:crypto';
+import { stringifyJson } from '../shared/json.js';
 
 export interface CacheKeyParts {
   /** The query text (or the printed field) the result answers. */
@@ -46,10 +47,10 @@ export function stableJson(value: unknown): string {
     const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  return stringifyJson(value) ?? 'null';
 }
 
 /** sha256 (hex) of a request body: its text when it is text, else its JSON. */
 export function hashBody(body: unknown): string {
-  return createHash('sha256').update(typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).digest('hex');
+  return createHash('sha256').update(typeof body === 'string' ? body : (stringifyJson(body) ?? '')).digest('hex');
 }

@@ -5,7 +5,7 @@ import {
   type ObjectTypeDefinitionNode, parse, Source, type TypeNode, valueFromASTUntyped,
 } from 'graphql';
 import { parseTtl } from '../cache/ttl.js';
-import { CATALOG_DIRECTIVES } from './directives.js';
+import { argumentProblem, DIRECTIVES, type DirectiveSite, siteProblem } from './directives.js';
 import { CatalogError, locOf, where } from './errors.js';
 import {
   type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type InputType, isScalar, type Relation, type StructType,
@@ -43,17 +43,16 @@ function directives(nodes: readonly ConstDirectiveNode[] | undefined): Map<strin
   return out;
 }
 
-function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveNode[] | undefined): void {
+function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveNode[] | undefined, site: DirectiveSite): void {
   for (const d of nodes ?? []) {
-    const known = CATALOG_DIRECTIVES[d.name.value];
-    if (!known) {
-      ctx.problems.push(`unknown directive "@${d.name.value}" ${where(locOf(d, file))}`);
-      continue;
+    const misplaced = siteProblem(d.name.value, site);
+    if (misplaced) {
+      ctx.problems.push(`${misplaced} ${where(locOf(d, file))}`);
+      if (!DIRECTIVES[d.name.value]) continue;
     }
     for (const a of d.arguments ?? []) {
-      if (!known.includes(a.name.value)) {
-        ctx.problems.push(`unknown argument "${a.name.value}" of directive "@${d.name.value}" ${where(locOf(a, file))}`);
-      }
+      const wrong = argumentProblem(d.name.value, a);
+      if (wrong) ctx.problems.push(`${wrong} ${where(locOf(a, file))}`);
       // Seconds or a duration ("30s", "5m", "1h"); a wrong one is the author's, found at load.
       if (d.name.value === 'cache' && a.name.value === 'ttl') {
         try {
@@ -133,8 +132,11 @@ interface Draft {
 }
 
 function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): Draft | undefined {
-  checkDirectives(ctx, file, node.directives);
-  for (const f of node.fields ?? []) checkDirectives(ctx, file, f.directives);
+  checkDirectives(ctx, file, node.directives, 'type');
+  for (const f of node.fields ?? []) {
+    checkDirectives(ctx, file, f.directives, 'field');
+    for (const a of f.arguments ?? []) checkDirectives(ctx, file, a.directives, 'argument');
+  }
   const d = directives(node.directives);
   const table = d.get('table')?.[0];
   const view = d.get('view')?.[0];
@@ -393,8 +395,8 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
         });
       } else if (def.kind === Kind.OBJECT_TYPE_EXTENSION && FUNCTION_ROOTS.has(def.name.value)) {
         for (const f of def.fields ?? []) {
-          checkDirectives(ctx, file, f.directives);
-          for (const a of f.arguments ?? []) checkDirectives(ctx, file, a.directives);
+          checkDirectives(ctx, file, f.directives, 'field');
+          for (const a of f.arguments ?? []) checkDirectives(ctx, file, a.directives, 'argument');
           const fn = compileFunction(ctx, file, f, def.name.value === 'MutationFunction');
           if (fn) functions.push(fn);
         }

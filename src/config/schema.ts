@@ -99,11 +99,21 @@ export const settingsShape = {
   ADMIN_UI: bool.default(true),
   DEBUG: bool.default(false),
   ALLOW_PARALLEL: bool.default(true),
-  MAX_PARALLEL_QUERIES: int.default(0),
+  /** Statements executing at once; unset: sized to the pools (see parallelLimit), 0: unlimited. */
+  MAX_PARALLEL_QUERIES: int.optional(),
   MAX_DEPTH: int.default(7),
   /** Longest a statement may run on any source, ms (PostgreSQL statement_timeout, DuckDB interrupt). */
   QUERY_TIMEOUT: duration.default(60_000),
-  MAX_BODY_SIZE: int.default(8 * 1024 * 1024),
+  /** The estimated objects one request may ask for (src/http/cost-limit.ts); 0: no limit. */
+  MAX_QUERY_COST: int.default(10_000_000),
+  MAX_ROOT_FIELDS: int.default(100),
+  MAX_ALIASES: int.default(500),
+  /** Tokens the GraphQL parser reads before it gives up (graphql-js maxTokens); bounds parse and validation. */
+  MAX_TOKENS: int.default(100_000),
+  /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
+  COST_LIMITS_EXEMPT: list.default([]),
+  /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */
+  MAX_BODY_SIZE: int.default(2 * 1024 * 1024),
   CATALOGS_DIR: z.string().default('./catalogs'),
   /** Directories a catalog source may read local files from (CATALOGS_DIR is always one of them). */
   CATALOG_ALLOWED_PATHS: list.default([]),
@@ -156,6 +166,14 @@ export const settingsShape = {
 } as const;
 
 export const settingsSchema = z.strictObject(settingsShape);
+
+/**
+ * MAX_PARALLEL_QUERIES when unset (issue 15): the DuckDB read pool plus one PostgreSQL pool, so
+ * statements beyond what the connections can run wait in one fair queue instead of piling up.
+ */
+export function parallelLimit(c: Pick<Settings, 'MAX_PARALLEL_QUERIES' | 'DB_MAX_OPEN_CONNS' | 'DB_PG_CONNECTION_LIMIT'>): number {
+  return c.MAX_PARALLEL_QUERIES ?? (c.DB_MAX_OPEN_CONNS > 0 ? c.DB_MAX_OPEN_CONNS : 4) + (c.DB_PG_CONNECTION_LIMIT > 0 ? c.DB_PG_CONNECTION_LIMIT : 10);
+}
 export type Settings = z.infer<typeof settingsSchema>;
 
 export interface Config extends Settings {

@@ -11,6 +11,7 @@ import type { ParamExpr } from '../planner/ir/expr.js';
 import type { CompiledSql } from '../sql/compiler.js';
 import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.js';
 import type { RequestContext } from './request-context.js';
+import { parseDbJson } from '../shared/json.js';
 import { translateDbError } from './db-errors.js';
 
 export type StatementObserver = (source: string, sql: string, params: readonly unknown[]) => void;
@@ -114,7 +115,7 @@ export class Executor {
       return this.timed(ctx, runtime, stmt, async () => {
         const rows = await conn.all(stmt);
         const v = rows[0] ? Object.values(rows[0])[0] : null;
-        return typeof v === 'string' ? JSON.parse(v) : (v ?? null);
+        return typeof v === 'string' ? parseDbJson(v) : (v ?? null);
       });
     }
     // The fast path writes the database's JSON into the response without parsing it here.

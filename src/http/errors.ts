@@ -2,18 +2,30 @@
 // bodies, authentication and authorisation failures.
 import type { FastifyReply } from 'fastify';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { currentRequest } from '../shared/request-scope.js';
+import type { Logger } from '../shared/logger.js';
 
 export function errorBody(code: string, message: string): string {
-  return JSON.stringify({ data: null, extensions: {}, errors: [{ message, extensions: { code } }] });
+  // An unavailable source may answer the same request a moment later; an internal fault names the
+  // request id its log line carries.
+  const retryable = code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
+  const id = code === ErrorCode.Internal ? currentRequest()?.id : undefined;
+  return JSON.stringify({ data: null, extensions: {}, errors: [{ message, extensions: { code, ...retryable, ...(id ? { request_id: id } : {}) } }] });
 }
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string): void {
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorBody(code, message));
 }
 
+/** The status of a PublicError raised before execution (its own, else 503 or 400 by code). */
+function statusOf(e: PublicError): number {
+  if (e.status !== 200) return e.status;
+  return e.code === ErrorCode.SourceUnavailable ? 503 : 400;
+}
+
 /** Maps an error thrown before or around execution to a status and a public message. */
-export function sendFailure(reply: FastifyReply, e: unknown): void {
-  if (e instanceof PublicError) return sendError(reply, e.status === 200 ? 400 : e.status, e.code, e.message);
+export function sendFailure(reply: FastifyReply, e: unknown, log?: Logger): void {
+  if (e instanceof PublicError) return sendError(reply, statusOf(e), e.code, e.message);
   const err = e as { statusCode?: number; code?: string; message?: string };
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
     return sendError(reply, 413, ErrorCode.PayloadTooLarge, 'request body is larger than the limit (MAX_BODY_SIZE)');
@@ -25,5 +37,7 @@ export function sendFailure(reply: FastifyReply, e: unknown): void {
     return sendError(reply, 400, ErrorCode.BadRequest, `malformed JSON body: ${String(err.message).replace(/^Body is not valid JSON but content-type is set to 'application\/json'/, 'invalid JSON')}`);
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return sendError(reply, err.statusCode, ErrorCode.BadRequest, String(err.message));
+  // Unexpected (a team's own module included): logged with the request id the answer names.
+  log?.error({ err: e }, 'request failed');
   return sendError(reply, 500, ErrorCode.Internal, 'internal server error');
 }

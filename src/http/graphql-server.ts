@@ -24,6 +24,8 @@ import type { Logger } from '../shared/logger.js';
 import { fastPathPlugin } from '../pipeline/fast-path/plugin.js';
 import { planningWork } from '../pipeline/metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
+import { costPlugin, requestGuard } from './cost-limit.js';
+import { exactIntegersPlugin } from './exact-json.js';
 
 /** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
 const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
@@ -134,13 +136,18 @@ export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { originalError?: unknown })?.originalError;
     if (original instanceof PublicError) {
-      return { ...formatted, message: original.message, extensions: { code: original.code, ...logged(original.code) } };
+      // An unavailable source may answer the same request a moment later.
+      const retryable = original.code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
+      return { ...formatted, message: original.message, extensions: { code: original.code, ...retryable, ...logged(original.code) } };
     }
     if (original && !(original as { extensions?: unknown }).extensions && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: original, path: formatted.path }, 'resolver failed');
       return { ...formatted, message: 'internal server error', extensions: { code: ErrorCode.Internal, ...logged(ErrorCode.Internal) } };
     }
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
+    // graphql-js words the maxTokens refusal without naming the setting (and misspelt).
+    const tokens = /^Syntax Error: Document contains more tha[nt] (\d+) tokens/.exec(formatted.message);
+    if (tokens) return { ...formatted, message: `the query document has more than ${tokens[1]} tokens (MAX_TOKENS)`, extensions };
     return { ...formatted, extensions };
   };
 }
@@ -150,12 +157,14 @@ export async function createGraphqlServer(
   jq?: { engine: JqEngine; permissions: PermissionService },
 ): Promise<ApolloServer<RequestContext>> {
   const format = formatError(log);
+  const guard = requestGuard(config);
   const server = new ApolloServer<RequestContext>({
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
     // svc validates with its own rule list (src/http/validation.ts): graphql-js's rules, with jq's
     // variables and duration ttls accepted, plus MAX_DEPTH.
     dangerouslyDisableValidation: true,
+    ...(guard.maxTokens ? { parseOptions: { maxTokens: guard.maxTokens } } : {}),
     formatError: format,
     // Answers of the fast path may hold the database's JSON text, written in as it is.
     stringifyResult: (v) => stringifyResponse(v as Record<string, unknown>),
@@ -174,10 +183,13 @@ export async function createGraphqlServer(
       // Apollo calls this only when its document cache misses (one parsed document per query text);
       // validations are counted where svc makes them (validation.ts).
       { async requestDidStart() { return { async parsingDidStart() { planningWork.inc({ step: 'parse' }); } }; } },
+      // Before execution (didResolveOperation), whichever plugin then answers.
+      exactIntegersPlugin(),
+      costPlugin(guard),
       // After responsePlugin: a restricted role's introspection is answered there first.
       fastPathPlugin(),
       // jq() fields are transformed once the whole result exists (SPEC §8).
-      ...(jq ? [jqFieldsPlugin({ engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
+      ...(jq ? [jqFieldsPlugin({ guard, engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
       ApolloServerPluginCacheControlDisabled(),
     ],
   });

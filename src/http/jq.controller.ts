@@ -16,6 +16,7 @@ import { JqEngine } from '../jq/engine.js';
 import { JqError } from '../jq/errors.js';
 import { operationVariables } from '../jq/fields.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
+import { refusalBody, requestGuard } from './cost-limit.js';
 import { requestTimezone } from '../jq/timezone.js';
 import { applyJqVariable, JQ_VARIABLE } from '../jq/variables.js';
 import { RoleGate } from '../permissions/roles.js';
@@ -107,7 +108,7 @@ export class JqController {
     const context: JqContext = {
       identity,
       timezone,
-      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, reads, formatError: this.formatError() }, identity),
+      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, reads, formatError: this.formatError(), guard: requestGuard(this.config) }, identity),
     };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
     const { variables: _sent, ...query } = body.query;
@@ -127,6 +128,8 @@ export class JqController {
 
   /** Runs the GraphQL request through Apollo; returns the response text, or fails as /query would. */
   private async execute(apollo: ApolloServer<RequestContext>, req: FastifyRequest, context: RequestContext, query: JqQueryBody['query']): Promise<string> {
+    const tooDeep = requestGuard(this.config).before?.(query.query, query.variables, context.identity);
+    if (tooDeep) return refusalBody(tooDeep);
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     // The rules of /query under application/json (SPEC §1): validation errors are a 200 response

@@ -14,6 +14,7 @@ import { sendFailure } from './errors.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
+import { refusalBody, requestGuard, requestParts } from './cost-limit.js';
 import { applyJqVariableToRequest } from '../jq/variables.js';
 import { APOLLO } from './tokens.js';
 
@@ -58,12 +59,15 @@ export class QueryController {
       context = new RequestContext(identity, access, timezone);
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
       const rt = this.runtime;
-      const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions }, identity) };
+      const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions, guard: requestGuard(rt.config) }, identity) };
       const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
       ({ body, search } = applied);
       if (applied.program !== undefined) context.jqPrograms.push(applied.program);
+      const parts = requestParts(req.method, body, search);
+      const tooDeep = requestGuard(rt.config).before?.(parts.query, parts.variables, identity, parts.variablesText);
+      if (tooDeep) return void reply.status(200).header('content-type', 'application/json').send(refusalBody(tooDeep));
     } catch (e) {
-      return sendFailure(reply, e);
+      return sendFailure(reply, e, this.runtime.log);
     }
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);

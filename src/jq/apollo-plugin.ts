@@ -8,6 +8,7 @@ import type { PermissionService } from '../permissions/service.js';
 import type { SchemaService } from '../schema/service.js';
 import type { JqEngine } from './engine.js';
 import { applyJqFields, mentionsJq } from './fields.js';
+import type { InProcessGuard } from '../executor/in-process.js';
 import { inProcessQueryRunner } from './query-runner.js';
 import { requestTimezone } from './timezone.js';
 
@@ -20,6 +21,8 @@ export interface JqFieldsPluginDeps {
   readonly dbTimezone?: string;
   /** How /query formats errors, for querySvc answers (graphql-server.ts `formatError`). */
   readonly formatError?: (error: GraphQLError) => GraphQLFormattedError;
+  /** The request limits, so querySvc calls are bounded as /query is. */
+  readonly guard?: InProcessGuard;
 }
 
 export function jqFieldsPlugin(deps: JqFieldsPluginDeps): ApolloServerPlugin<RequestContext> {

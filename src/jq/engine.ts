@@ -96,18 +96,18 @@ export class JqEngine {
     for (const name of new Set(['UTC', context.timezone, ...zoneNamesIn(req.program)])) zones[name] = zoneTable(name).table;
     const answers: Record<string, unknown> = {};
     const svc = { now: (context.now ?? new Date()).getTime() / 1000, tz: context.timezone, auth: authInfo(context.identity), vars: variables, zones, answers };
-    let spent = 0;
+    // JQ_TIMEOUT bounds the whole evaluation: every pass and every querySvc it runs (issue 15).
+    const deadline = Date.now() + this.options.timeoutMs;
     for (let pass = 1; ; pass++) {
-      const started = Date.now();
-      const result = await this.pool.run({ input: req.input ?? 'null', program, svc: JSON.stringify(svc) }, this.options.timeoutMs - spent, this.options.timeoutMs);
-      spent += Date.now() - started;
+      const left = deadline - Date.now();
+      if (left <= 0) throw timeoutError(this.options.timeoutMs);
+      const result = await this.pool.run({ input: req.input ?? 'null', program, svc: JSON.stringify(svc) }, left, this.options.timeoutMs);
       const { requests, rest } = splitStderr(result.stderr);
       if (requests.length) {
         if (pass >= this.options.maxPasses) {
           throw new JqError('JQ_ERROR', `the jq program needed more than ${this.options.maxPasses} rounds of querySvc calls; fetch more per round (e.g. one query for many ids)`);
         }
-        await this.supply(requests, context, zones, answers);
-        if (spent >= this.options.timeoutMs) throw timeoutError(this.options.timeoutMs);
+        await this.supply(requests, context, zones, answers, deadline);
         continue;
       }
       if (!result.ok) {
@@ -134,14 +134,27 @@ export class JqEngine {
     await this.close();
   }
 
-  private async supply(requests: Request[], context: JqContext, zones: Record<string, ZoneTable>, answers: Record<string, unknown>): Promise<void> {
+  /**
+   * A querySvc answer, or JQ_TIMEOUT once the deadline passes. A query still running then ends
+   * on its own within QUERY_TIMEOUT; its answer is dropped.
+   */
+  private beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeoutError(this.options.timeoutMs)), Math.max(0, deadline - Date.now()));
+    });
+    work.catch(() => undefined);
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  }
+
+  private async supply(requests: Request[], context: JqContext, zones: Record<string, ZoneTable>, answers: Record<string, unknown>, deadline: number): Promise<void> {
     // In the order the program asked: a later query may be a mutation that must follow an earlier one.
     for (const r of requests) {
       if (r.__svc === 'zone' && typeof r.name === 'string') {
         if (!(r.name in zones)) zones[r.name] = zoneTable(r.name).table;
       } else if (r.__svc === 'query' && typeof r.key === 'string' && !(r.key in answers)) {
         if (!context.querySvc) throw new JqError('JQ_ERROR', 'querySvc is not available in this context');
-        answers[r.key] = await context.querySvc(String(r.query), r.variables ?? {});
+        answers[r.key] = await this.beforeDeadline(context.querySvc(String(r.query), r.variables ?? {}), deadline);
       }
     }
   }

@@ -79,7 +79,7 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
   for (const f of obj.fields) {
     if (values.has(f.column) || f.sql !== undefined || !f.default) continue;
     if (f.default.value !== undefined) values.set(f.column, param(f, f.default.value));
-    else if (f.default.sequence) values.set(f.column, sequenceValue(f.default.sequence));
+    else if (f.default.sequence) values.set(f.column, sequenceValue(f.default.sequence, ctx.tableName(obj)));
     else if (f.default.insertExp) values.set(f.column, defaultSql(obj, f.default.insertExp, data));
   }
   return { object: obj, values, parents, children };
@@ -87,10 +87,17 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
 
 const SEQUENCE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-/** `@default(sequence:)`: the sequence's next value (a catalog name, checked, never client input). */
-function sequenceValue(name: string): RawSqlExpr {
+/**
+ * `@default(sequence:)`: the sequence's next value (a catalog name, checked, never client input).
+ * The name is completed with the qualifiers of the table it fills (database and schema on DuckDB,
+ * schema on PostgreSQL): unqualified, DuckDB looked in the engine's own database (issue 15).
+ */
+function sequenceValue(name: string, table: readonly string[]): RawSqlExpr {
   if (!SEQUENCE.test(name)) throw new PublicError(ErrorCode.CatalogInvalid, `invalid sequence name "${name}" in @default`);
-  return { kind: 'raw', parts: [`nextval('${name}')`] };
+  const parts = name.split('.');
+  const qualified = [...table.slice(0, Math.max(0, table.length - parts.length)), ...parts];
+  const text = qualified.map((p) => `"${p.replaceAll('"', '""')}"`).join('.').replaceAll("'", "''");
+  return { kind: 'raw', parts: [`nextval('${text}')`] };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { FilterNode } from '../planner/ir/filter.js';
 import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { PlanCache } from '../planner/cache.js';
 import type { CompiledSql } from '../sql/compiler.js';
+import { stringifyJson } from '../shared/json.js';
 import { cacheKey, parseTtl, type ResultCache } from '../cache/index.js';
 import type { CatalogFunction } from '../catalog/model.js';
 import { planAggregation } from '../planner/aggregate.js';
@@ -143,7 +144,7 @@ const operationResult = (affected: number, message: string) => ({ success: true,
 /** What besides the operation decides a read's SQL: where it is, the variables, the rules. */
 function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
   const who = ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}|${JSON.stringify(ctx.authVars)}`;
-  return `${responsePathAsArray(info.path).join('.')}|${JSON.stringify(info.variableValues)}|${ctx.timezone}|${who}`;
+  return `${responsePathAsArray(info.path).join('.')}|${stringifyJson(info.variableValues)}|${ctx.timezone}|${who}`;
 }
 
 const READS = new Set<DataRootField['kind']>(['list', 'by_pk', 'unique', 'aggregation', 'bucket_aggregation']);

@@ -1,7 +1,7 @@
 // The served schema: rebuilt atomically when a source is loaded or unloaded. Requests in flight
 // keep the schema they started with; listeners (Apollo's gateway hook) get each new one.
+import { buildSchema, GraphQLScalarType, type GraphQLSchema, Kind, type ValueNode, valueFromASTUntyped } from 'graphql';
 import { metrics } from '../shared/metrics.js';
-import { buildSchema, type GraphQLSchema } from 'graphql';
 import type { ResolvedCatalog } from '../catalog/model.js';
 import type { AccessScope } from '../permissions/access.js';
 import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
@@ -18,9 +18,32 @@ export interface ServedSchema {
   readonly version: number;
 }
 
+/** `9007199254740993` as a number would be ...992: BigInt literals and values beyond 2^53 stay exact. */
+function exactInteger(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}
+
+/**
+ * The BigInt scalar of an SDL-built schema reads literals exactly (issue 15): graphql-js's default
+ * for a custom scalar parses an Int literal through a double. Values become exact decimal integers
+ * (BigInt when beyond 2^53), answered as exact JSON numbers (src/shared/json.ts).
+ */
+function exactBigInt(schema: GraphQLSchema): GraphQLSchema {
+  const big = schema.getType('BigInt');
+  if (!(big instanceof GraphQLScalarType)) return schema;
+  const digits = /^-?\d+$/;
+  Object.assign(big, {
+    parseLiteral: (ast: ValueNode, variables?: Record<string, unknown> | null) =>
+      ast.kind === Kind.INT || (ast.kind === Kind.STRING && digits.test(ast.value)) ? exactInteger(ast.value) : valueFromASTUntyped(ast, variables),
+    parseValue: (v: unknown) => (typeof v === 'string' && digits.test(v) ? exactInteger(v) : v),
+  });
+  return schema;
+}
+
 export function compileSchema(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []) {
   const surface = buildSurface(catalogs, functions, extraSdl);
-  return { surface, schema: buildSchema(surface.sdl) };
+  return { surface, schema: exactBigInt(buildSchema(surface.sdl)) };
 }
 
 export class SchemaService {

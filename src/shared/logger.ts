@@ -33,3 +33,12 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
   }
   return destination ? pino(options, destination) : pino(options);
 }
+
+/** Nest's own messages (warnings, errors) into the structured log. */
+export function nestLogger(log: Logger): { log(m: unknown): void; error(m: unknown, trace?: string): void; warn(m: unknown): void } {
+  return {
+    log: () => undefined,
+    error: (message, trace) => log.error({ trace }, String(message)),
+    warn: (message) => log.warn(String(message)),
+  };
+}

@@ -13,13 +13,21 @@ export interface SourceSpec {
   readonly path: string;
   readonly read_only: boolean | null;
   readonly seedFile?: string;
+  /** A DuckDB file may be created (source.yaml `create: true`, a `?create=true` path, the core database). */
+  readonly create?: boolean;
+}
+
+/** `data/x.duckdb?create=true` -> the path and the opt-in to create the file. */
+function duckPath(path: string, create: boolean): { path: string; create: boolean } {
+  const m = /^(.*)\?create=(true|false)$/.exec(path);
+  return m ? { path: m[1]!, create: m[2] === 'true' } : { path, create };
 }
 
 export async function openSource(config: Config, engine: DuckDbEngine, spec: SourceSpec): Promise<DataSourceRuntime> {
   const path = substituteEnv(spec.path ?? '');
   switch (spec.type) {
     case 'duckdb':
-      return DuckDbSource.attach(engine, { name: spec.name, path, readOnly: !!spec.read_only, ...(spec.seedFile ? { seedFile: spec.seedFile } : {}) });
+      return DuckDbSource.attach(engine, { name: spec.name, ...duckPath(path, !!spec.create), readOnly: !!spec.read_only, ...(spec.seedFile ? { seedFile: spec.seedFile } : {}) });
     case 'postgres':
       return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:

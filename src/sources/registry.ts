@@ -21,9 +21,9 @@ export class SourceRegistry {
   private readonly loaded = new Map<string, LoadedSource>();
   private readonly statuses = new Map<string, SourceStatus>();
 
-  set(name: string, source: LoadedSource, log: readonly string[]): void {
+  set(name: string, source: LoadedSource, log: readonly string[], warnings: readonly string[] = source.catalog.warnings): void {
     this.loaded.set(name, source);
-    this.statuses.set(name, { state: 'loaded', message: 'loaded', warnings: source.catalog.warnings, log });
+    this.statuses.set(name, { state: 'loaded', message: 'loaded', warnings, log });
   }
 
   remove(name: string): LoadedSource | undefined {

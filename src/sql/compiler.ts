@@ -3,6 +3,7 @@
 // is a numbered parameter, every identifier goes through quoteIdentifier (DESIGN.md §3.4).
 import type { ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.js';
+import { stringifyJson } from '../shared/json.js';
 import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
 import type { Expr, GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../planner/ir/expr.js';
 import type { FilterNode, InGroupNode } from '../planner/ir/filter.js';
@@ -127,9 +128,11 @@ export abstract class SqlCompiler {
     if (value === null || value === undefined) return null;
     // Values read back from a row (nested inserts) may be Dates: bind them as ISO text.
     if (value instanceof Date) return value.toISOString();
-    if (scalar === 'JSON') return JSON.stringify(value);
+    // stringifyJson keeps integers beyond 2^53 exact (they arrive as BigInt values).
+    if (scalar === 'JSON') return stringifyJson(value);
     if (scalar === 'BigInt') return String(value);
-    if (typeof value === 'object') return JSON.stringify(value);
+    if (typeof value === 'bigint') return Number(value);
+    if (typeof value === 'object') return stringifyJson(value);
     return value;
   }
 
@@ -335,6 +338,11 @@ export abstract class SqlCompiler {
     return `CAST($${ctx.add(this.bindValue(p.value, p.scalar))} AS ${type})`;
   }
 
+  /** `left IN (values)`: one parameter per value here; a dialect may send the list as one array. */
+  protected inList(left: string, list: ParamExpr & { value: readonly unknown[] }, ctx: SqlContext): string {
+    return `${left} IN (${list.value.map((v) => this.param({ ...list, value: v }, ctx)).join(', ')})`;
+  }
+
   protected expr(e: Expr, ctx: SqlContext): string {
     switch (e.kind) {
       case 'column':
@@ -430,7 +438,7 @@ export abstract class SqlCompiler {
       case 'in': {
         const values = Array.isArray(f.right.value) ? f.right.value : [f.right.value];
         if (!values.length) return 'FALSE';
-        return `${left} IN (${values.map((v) => this.param({ ...f.right, value: v }, ctx)).join(', ')})`;
+        return this.inList(left, { ...f.right, value: values }, ctx);
       }
       case 'like': return `${left} LIKE ${right()}`;
       case 'ilike': return `${left} ILIKE ${right()}`;

@@ -17,12 +17,15 @@ const sourceFile = z.strictObject({
   self_defined: z.boolean().default(false),
   description: z.string().optional(),
   seed: z.string().optional(),
+  /** A duckdb source may create its file when missing (with `seed`, the example catalogs do). */
+  create: z.boolean().default(false),
 });
 
 export interface DeclaredSource {
   readonly row: DataSourceRow;
   readonly catalog: CatalogSourceRow;
   readonly seedFile?: string;
+  readonly create?: boolean;
 }
 
 export function readDeclaredSources(dir: string): DeclaredSource[] {
@@ -46,6 +49,7 @@ export function readDeclaredSources(dir: string): DeclaredSource[] {
       },
       catalog: { name: entry.name, type: 'localFS', description: `declared in ${file}`, path: folder },
       ...(s.seed ? { seedFile: resolve(folder, s.seed) } : {}),
+      create: s.create,
     });
   }
   return out;

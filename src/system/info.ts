@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config/schema.js';
+import { type Config, parallelLimit } from '../config/schema.js';
 import type { FunctionHandler } from '../schema/resolvers.js';
 import type { SystemFunction } from '../schema/surface.js';
 import { redactUrl } from '../sources/postgres/source.js';
@@ -121,7 +121,7 @@ export function nodeConfig(config: Config): Record<string, unknown> {
     admin_ui: config.ADMIN_UI,
     debug: config.DEBUG,
     allow_parallel: config.ALLOW_PARALLEL,
-    max_parallel_queries: config.MAX_PARALLEL_QUERIES,
+    max_parallel_queries: parallelLimit(config),
     max_depth: config.MAX_DEPTH,
     engine: { path: config.DB_PATH, max_open_conns: config.DB_MAX_OPEN_CONNS, max_idle_conns: config.DB_MAX_IDLE_CONNS },
     coredb: { path: pg ? safeDsn(core) : core, type: pg ? 'postgres' : 'duckdb', read_only: config.CORE_DB_READONLY },

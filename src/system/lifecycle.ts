@@ -9,6 +9,7 @@ import type { Logger } from '../shared/logger.js';
 import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
+import { missingInDatabase } from '../sources/schema-check.js';
 import { introspect } from '../sources/postgres/introspect.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
@@ -28,6 +29,8 @@ export class Lifecycle {
   private readonly serial = new Serial();
   /** Seed files of sources declared by file (run once, when their DuckDB file is created). */
   readonly seeds = new Map<string, string>();
+  /** Declared DuckDB sources whose file may be created (source.yaml `create: true`). */
+  readonly creatable = new Set<string>();
 
   constructor(
     private readonly config: Config,
@@ -79,8 +82,10 @@ export class Lifecycle {
         const previous = this.registry.remove(name);
         if (previous) await previous.runtime.close().catch(() => undefined);
         const seedFile = this.seeds.get(name);
-        const runtime = await openSource(this.config, this.engine, { ...row, ...(seedFile ? { seedFile } : {}) });
-        this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...catalog.warnings]);
+        const runtime = await openSource(this.config, this.engine, { ...row, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}) });
+        const missing = await missingInDatabase(runtime, catalog).catch((e: Error) => [`the database's tables could not be checked: ${e.message}`]);
+        const warnings = [...catalog.warnings, ...missing];
+        this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);
         try {
           this.rebuild();
         } catch (e) {
@@ -136,6 +141,7 @@ export class Lifecycle {
       const problem = await this.registry.get(name)?.runtime.ping?.();
       if (problem) return `unavailable: ${problem}`;
     }
+    if (s?.state === 'loaded' && s.warnings.length) return `loaded with ${s.warnings.length} warning${s.warnings.length > 1 ? 's' : ''}: ${s.warnings.join('; ')}`;
     if (s) return s.state === 'failed' ? `failed: ${s.message}` : s.state;
     return (await this.core.dataSource(name)) ? 'unloaded' : `unknown data source "${name}"`;
   }

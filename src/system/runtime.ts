@@ -2,7 +2,7 @@
 // Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
 import { authHandlers } from '../auth/functions.js';
 import { ResultCache, subscribeWrites } from '../cache/index.js';
-import type { Config } from '../config/schema.js';
+import { type Config, parallelLimit } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
@@ -73,7 +73,7 @@ export class SvcRuntime {
   static async start(config: Config, log: Logger): Promise<SvcRuntime> {
     const engine = await DuckDbEngine.create(config.DB_PATH, config.DB_MAX_OPEN_CONNS, config.QUERY_TIMEOUT);
     const registry = new SourceRegistry();
-    const executor = new Executor(log, config.DEBUG, config.MAX_PARALLEL_QUERIES, config.ALLOW_PARALLEL);
+    const executor = new Executor(log, config.DEBUG, parallelLimit(config), config.ALLOW_PARALLEL);
     const descriptions = new Descriptions();
     const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => descriptions.apply(s), SYSTEM_SURFACE);
     let runtime: SvcRuntime | undefined;
@@ -82,7 +82,7 @@ export class SvcRuntime {
       schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache, roleSchemas: runtime.roleSchemas });
     };
     const coreType = /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
-    const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY });
+    const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY, create: true });
     const core = new CoreStore(coreRuntime);
     await core.migrate();
     await logSecurityWarnings(config, core, log);
@@ -116,6 +116,7 @@ export class SvcRuntime {
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);
+      if (d.create) lifecycle.creatable.add(d.row.name);
       await core.upsertDeclared(d.row, d.catalog);
     }
     await lifecycle.loadAll();

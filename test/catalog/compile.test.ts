@@ -111,6 +111,32 @@ describe('catalog errors name the file, the line and the thing', () => {
     expect(ok.objects[0]!.cache).toEqual({ ttl: '5m' });
   });
 
+  it('directive arguments of the wrong type, directives where they do not apply, unknown arguments anywhere (issue 15)', () => {
+    const sdl = [
+      'type a @table(name: 42) @pk {',
+      '  id: Int! @pk @unique(fields: ["id"])',
+      '  b: Int @sql(exp: true) @geometry_info(srid: "4326")',
+      '}',
+      'type s {',
+      '  x: Int @sql(expression: "1")',
+      '}',
+      'extend type Function {',
+      '  f(n: Int @arg_default(val: "1")): Int @function(name: "f", sql: "SELECT 1", is_table: "no") @table(name: "f")',
+      '}',
+    ].join('\n');
+    expect(problems(sdl)).toEqual([
+      'argument "name" of directive "@table" must be a string, not 42 (cat/schema.graphql:1)',
+      'directive "@pk" does not apply to a type (it applies to fields) (cat/schema.graphql:1)',
+      'directive "@unique" does not apply to a field (it applies to types) (cat/schema.graphql:2)',
+      'argument "exp" of directive "@sql" must be a string, not true (cat/schema.graphql:3)',
+      'argument "srid" of directive "@geometry_info" must be an integer, not "4326" (cat/schema.graphql:3)',
+      'unknown argument "expression" of directive "@sql" (cat/schema.graphql:6)',
+      'argument "is_table" of directive "@function" must be true or false, not "no" (cat/schema.graphql:9)',
+      'directive "@table" does not apply to a field (it applies to types) (cat/schema.graphql:9)',
+      'unknown argument "val" of directive "@arg_default" (cat/schema.graphql:9)',
+    ]);
+  });
+
   it('unknown field types', () => {
     expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n  at: Instant\n}')).toEqual(['unknown type "Instant" of field "at" (cat/schema.graphql:3)']);
   });

@@ -1,7 +1,7 @@
 // The core module over GraphQL (SPEC §11) and the data-source lifecycle (seed 001).
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, startApp, type TestApp } from '../support/app.js';
 
@@ -86,6 +86,42 @@ describe('core tables', () => {
     expect(r.body.data).toBeNull();
     expect(r.body.errors[0].message).toMatch(/core: .*(Duplicate key|unique)/i);
     expect((await t.gql('{ core { roles_by_pk(name: "r1") { name } } }')).body.data.core.roles_by_pk).toBeNull();
+  });
+});
+
+describe('a duckdb source whose file does not exist (issue 15 item 11)', () => {
+  it('is an error naming the file, and creates nothing; create=true opts in', async () => {
+    const missing = join(t.dir, 'typo-dir', 'inventroy.duckdb');
+    const register = (name: string, path: string) =>
+      t.gql(`mutation($path: String!, $catalog: String!) { core { insert_data_sources(data: {name: "${name}", type: "duckdb", prefix: "${name}", as_module: true, path: $path,
+        catalogs: [{name: "${name}_catalog", type: "localFS", path: $catalog}]}) { name } } }`, { path, catalog: join(FIXTURES, 'catalogs/inventory') });
+    await register('typo', missing);
+    const load = await t.gql('mutation { function { core { load_data_source(name: "typo") { success message } } } }');
+    expect(load.body.data.function.core.load_data_source).toEqual({
+      success: false,
+      message: `data source "typo": the DuckDB file "${missing}" does not exist (set create: true in the source to create it)`,
+    });
+    expect(existsSync(join(t.dir, 'typo-dir'))).toBe(false);
+
+    await register('fresh', `${missing}?create=true`);
+    const created = await t.gql('mutation { function { core { load_data_source(name: "fresh") { success } } } }');
+    expect(created.body.data.function.core.load_data_source.success).toBe(true);
+    expect(existsSync(missing)).toBe(true);
+  });
+});
+
+describe('a catalog with a directive written wrong (issue 15 item 9)', () => {
+  it('fails to load, naming the file and line', async () => {
+    const dir = join(t.dir, 'badcat');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'schema.graphql'), 'type warehouses @table(name: 42) {\n  id: Int! @pk @unique(fields: ["id"])\n}\n');
+    await t.gql(`mutation($c: String!) { core { insert_data_sources(data: {name: "badcat", type: "duckdb", prefix: "bc", as_module: false, path: ":memory:",
+      catalogs: [{name: "badcat", type: "localFS", path: $c}]}) { name } } }`, { c: dir });
+    const load = await t.gql('mutation { function { core { load_data_source(name: "badcat") { success message } } } }');
+    const { success, message } = load.body.data.function.core.load_data_source;
+    expect(success).toBe(false);
+    expect(message).toContain(`argument "name" of directive "@table" must be a string, not 42 (badcat/schema.graphql:1)`);
+    expect(message).toContain(`directive "@unique" does not apply to a field (it applies to types) (badcat/schema.graphql:2)`);
   });
 });
 

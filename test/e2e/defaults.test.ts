@@ -1,4 +1,5 @@
-// @default (SPEC §3.3): value, sequence, insert_exp with [$field], update_exp; on PostgreSQL.
+// @default (SPEC §3.3): value, sequence, insert_exp with [$field], update_exp; on PostgreSQL, and
+// the same catalog on a DuckDB source (sequences resolve in the source's own database, issue 15).
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FIXTURES, startApp, type TestApp } from '../support/app.js';
@@ -36,4 +37,20 @@ it('applies update_exp on every update', async () => {
   const r = await t.gql('{ desk_tickets_by_pk(id: 7) { title updated_at } }');
   expect(r.body.data.desk_tickets_by_pk.title).toBe('y');
   expect(r.body.data.desk_tickets_by_pk.updated_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+});
+
+it('on DuckDB, @default(sequence:) names the sequence of the source as written in the catalog', async () => {
+  const file = join(t.dir, 'desk.duckdb');
+  await t.runtime.engine.exec(`ATTACH '${file}' AS desk_setup; CREATE SEQUENCE desk_setup.main.ticket_ids START 100;
+    CREATE TABLE desk_setup.main.tickets (id INTEGER PRIMARY KEY, title VARCHAR NOT NULL, slug VARCHAR, priority INTEGER, created_at TIMESTAMPTZ, updated_at TIMESTAMPTZ);
+    DETACH desk_setup;`);
+  await t.gql(`mutation($p: String!, $c: String!) { core { insert_data_sources(data: {name: "deskd", type: "duckdb", prefix: "deskd", as_module: false, path: $p,
+    catalogs: [{name: "deskd", type: "localFS", path: $c}]}) { name } } }`, { p: file, c: join(FIXTURES, 'catalogs/defaults') });
+  const load = await t.gql('mutation { function { core { load_data_source(name: "deskd") { success message } } } }');
+  expect(load.body.data.function.core.load_data_source.success).toBe(true);
+  for (const id of [100, 101]) {
+    const a = await t.gql('mutation { insert_deskd_tickets(data: {title: "Printer On Fire"}) { id slug priority } }');
+    expect(a.body.errors, a.text).toBeUndefined();
+    expect(a.body.data.insert_deskd_tickets).toEqual({ id, slug: 'printer-on-fire', priority: 3 });
+  }
 });

@@ -175,6 +175,25 @@ describe('ALLOW_PARALLEL=false and MAX_PARALLEL_QUERIES', () => {
   });
 });
 
+describe('MAX_PARALLEL_QUERIES by default', () => {
+  it('is finite, sized to the pools: 4 DuckDB connections + 10 PostgreSQL ones', async () => {
+    let running = 0;
+    let most = 0;
+    const stopStart = t.runtime.executor.observe(() => void (most = Math.max(most, ++running)));
+    const stopEnd = t.runtime.executor.observeDuration(() => void running--);
+    try {
+      const q = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: shop_customers(filter: {id: {eq: ${i}}}) { id orders { id } }`).join(' ')} }`;
+      const answers = await Promise.all(Array.from({ length: 10 }, () => t.gql(q)));
+      for (const r of answers) expect(r.body.errors, r.text).toBeUndefined();
+    } finally {
+      stopStart();
+      stopEnd();
+    }
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(14);
+  });
+});
+
 describe('introspection', () => {
   it('the standard introspection query of GraphQL tools passes MAX_DEPTH and returns the generated surface', async () => {
     const { getIntrospectionQuery } = await import('graphql');

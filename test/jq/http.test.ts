@@ -150,6 +150,23 @@ describe('status codes', () => {
   });
 });
 
+describe('JQ_TIMEOUT covers querySvc (issue 15)', () => {
+  it('a program running thousands of queries is stopped at the limit, and the next request is served', async () => {
+    const many = '[range(5000) | querySvc("query($id: Int!) { shop_tags_by_pk(id: $id) { id } }"; {id: .})] | length';
+    const r = await jqQuery({ jq: many, query: { query: TAGS } });
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ error: 'the jq program was stopped after the time limit of 1 s (JQ_TIMEOUT)' });
+    const next = await jqQuery({ jq: '.data.shop_tags | length', query: { query: TAGS } });
+    expect(next.body).toBe(3);
+  });
+
+  it('querySvc is held to the limits of /query', async () => {
+    const q = `{ ${Array.from({ length: 600 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
+    const r = await jqQuery({ jq: `querySvc(${JSON.stringify(q)}).errors[0] | {message, code: .extensions.code}`, query: { query: TAGS } });
+    expect(r.body).toEqual({ message: 'the request uses 600 aliases, more than the limit of 500 (MAX_ALIASES)', code: 'BAD_USER_INPUT' });
+  });
+});
+
 describe('custom functions over HTTP', () => {
   it('authInfo is the caller', async () => {
     const r = await jqQuery({ jq: 'authInfo', query: { query: TAGS } }, as('analyst', '7', 'grace'));

@@ -70,4 +70,14 @@ describe('the server start', () => {
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual(['svc: invalid configuration value for "MAX_DEPTH" in environment: expected an integer']);
   });
+
+  it('prints one line and exits 2 when the start fails after the configuration was read (issue 15)', () => {
+    const entry = join(import.meta.dirname, '..', '..', 'dist', 'src', 'main.js');
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-start-'));
+    const env = { ...process.env, CONFIG_FILE: '', CORE_DB_PATH: ':memory:', CATALOGS_DIR: cwd, CACHE_L2_ENABLED: 'true', CACHE_L2_ADDRESSES: '', BIND: '127.0.0.1:0' };
+    const r = spawnSync(process.execPath, [entry], { env, cwd, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toEqual(['svc: failed to start: CACHE_L2_ENABLED is true but CACHE_L2_ADDRESSES is empty: give host:port of the Redis server']);
+  });
 });

@@ -2,6 +2,7 @@
 // database are ATTACHed to it. Reads share a small pool of connections; each transaction gets a
 // connection of its own (DuckDB transactions are per connection).
 import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { PoolStats } from '../../shared/metrics.js';
 import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
@@ -34,14 +35,29 @@ export class DuckDbEngine {
     return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name, timeoutMs);
   }
 
-  async acquire(): Promise<DuckDBConnection> {
+  /** A pooled connection; `source` names who waits, for the error when none comes in time. */
+  async acquire(source = this.defaultDatabase): Promise<DuckDBConnection> {
     const c = this.idle.pop();
     if (c) return c;
     if (this.open < this.maxOpen) {
       this.open++;
       return this.instance.connect();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    // Wait for a connection, but not longer than a statement may run (QUERY_TIMEOUT): a pool that
+    // cannot hand one out in time is SOURCE_UNAVAILABLE, not a request hanging on (issue 15).
+    return new Promise((resolve, reject) => {
+      const take = (conn: DuckDBConnection) => {
+        clearTimeout(timer);
+        resolve(conn);
+      };
+      const timer = this.timeoutMs
+        ? setTimeout(() => {
+            this.waiting.splice(this.waiting.indexOf(take), 1);
+            reject(new PublicError(ErrorCode.SourceUnavailable, `data source "${source}" has no free connection: its pool is busy; try again`));
+          }, this.timeoutMs)
+        : undefined;
+      this.waiting.push(take);
+    });
   }
 
   /** The read pool (svc_pool_* metrics); transactions' own connections are not in it. */
@@ -91,8 +107,8 @@ export class DuckDbEngine {
     return statement;
   }
 
-  async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const c = await this.acquire();
+  async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>, source?: string): Promise<T> {
+    const c = await this.acquire(source);
     try {
       return await fn(c);
     } finally {

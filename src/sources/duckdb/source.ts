@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DataObject } from '../../catalog/model.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
@@ -19,6 +20,8 @@ export interface DuckDbSourceOptions {
   readonly readOnly: boolean;
   /** SQL run once when the file is created (example catalogs ship their data this way). */
   readonly seedFile?: string;
+  /** Create the file (and its folder) when it does not exist; otherwise a missing file is an error. */
+  readonly create?: boolean;
 }
 
 export class DuckDbSource implements DataSourceRuntime {
@@ -48,6 +51,10 @@ export class DuckDbSource implements DataSourceRuntime {
   static async attach(engine: DuckDbEngine, o: DuckDbSourceOptions): Promise<DuckDbSource> {
     const memory = o.path === ':memory:' || o.path === '';
     const fresh = memory || !existsSync(o.path);
+    // A typo in a path must not create directories and an empty database (issue 15).
+    if (fresh && !memory && !o.create) {
+      throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}": the DuckDB file "${o.path}" does not exist (set create: true in the source to create it)`);
+    }
     if (!memory) mkdirSync(dirname(o.path), { recursive: true });
     const target = memory ? ':memory:' : o.path;
     // A database attached again under the same name is a different database to prepared statements.
@@ -104,7 +111,7 @@ export class DuckDbSource implements DataSourceRuntime {
       const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll());
       const v = r.getRows()[0]?.[0];
       return v === null || v === undefined ? null : String(v);
-    });
+    }, this.name);
   }
 
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>, owner?: object): Promise<T> {
@@ -113,7 +120,7 @@ export class DuckDbSource implements DataSourceRuntime {
 
   rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     // Autocommitted and not known to be a read: counts as a write for the prepared statements.
-    return this.engine.withConnection((c) => this.engine.connection(c, this.name).all({ sql, params })).finally(() => this.engine.wrote(this.name));
+    return this.engine.withConnection((c) => this.engine.connection(c, this.name).all({ sql, params }), this.name).finally(() => this.engine.wrote(this.name));
   }
 
   async exec(sql: string): Promise<void> {
@@ -126,7 +133,7 @@ export class DuckDbSource implements DataSourceRuntime {
         this.engine.wrote(this.name);
         await c.run(`USE ${quote(this.engine.defaultDatabase)}`).catch(() => undefined);
       }
-    });
+    }, this.name);
   }
 
   async close(): Promise<void> {
@@ -136,6 +143,6 @@ export class DuckDbSource implements DataSourceRuntime {
 
   /** For tests and tools: a connection outside a transaction (what it runs counts as a write). */
   withConnection<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
-    return this.engine.withConnection((c) => fn(this.engine.connection(c, this.name))).finally(() => this.engine.wrote(this.name));
+    return this.engine.withConnection((c) => fn(this.engine.connection(c, this.name)), this.name).finally(() => this.engine.wrote(this.name));
   }
 }

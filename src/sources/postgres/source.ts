@@ -108,7 +108,8 @@ export class PostgresSource implements DataSourceRuntime {
       // A connection the server closed (restart, pg_terminate_backend, network loss) is dropped at
       // the next acquire instead of failing the next query; knex also marks those that emit 'error'.
       pool: { min: 0, max: o.maxConnections > 0 ? o.maxConnections : 10, validate: (c: pg.ClientBase) => healthy(c), idleTimeoutMillis: 30_000 } as never,
-      acquireConnectionTimeout: 10_000,
+      // A pool that cannot hand out a connection in time is SOURCE_UNAVAILABLE (db-errors.ts).
+      acquireConnectionTimeout: timeoutMs > 0 ? Math.min(10_000, timeoutMs) : 10_000,
       // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     });

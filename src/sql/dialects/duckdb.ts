@@ -51,6 +51,9 @@ export class DuckDbCompiler extends SqlCompiler {
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {
     if (scalar === 'Interval' && typeof value === 'string') return intervalText(value);
     if (scalar === 'Geometry' && value !== null && value !== undefined) return geometryText(value);
+    // The driver binds a whole number as BIGINT: a Float such as 1e23 would overflow it; as text,
+    // DuckDB casts it to the column's DOUBLE.
+    if (scalar === 'Float' && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return String(value);
     return super.bindValue(value, scalar);
   }
 

@@ -88,8 +88,18 @@ export class PostgresCompiler extends SqlCompiler {
       return geometrySql(geometryInput(p.value), (p as GeometryParam).srid ?? DEFAULT_SRID, (v) => `$${ctx.add(v)}`);
     }
     if (!p.list) return super.placeholder(p, ctx);
-    const values = Array.isArray(p.value) ? p.value : [p.value];
-    return `ARRAY[${values.map((v) => `$${ctx.add(this.bindValue(v, p.scalar))}::${this.sqlType(p.scalar)}`).join(', ')}]::${this.sqlType(p.scalar)}[]`;
+    return `$${ctx.add(this.arrayValue(p.value, p.scalar))}::${this.sqlType(p.scalar)}[]`;
+  }
+
+  /** A list as one array parameter: PostgreSQL takes at most 65535 parameters per statement. */
+  private arrayValue(value: unknown, scalar: ScalarName): unknown[] {
+    return (Array.isArray(value) ? value : [value]).map((v) => this.bindValue(v, scalar));
+  }
+
+  /** `= ANY($1::type[])`: one parameter however long the list (issue 15). */
+  protected override inList(left: string, list: ParamExpr & { value: readonly unknown[] }, ctx: SqlContext): string {
+    if (list.scalar === 'Geometry') return super.inList(left, list, ctx);
+    return `${left} = ANY(${this.placeholder({ ...list, list: true }, ctx)})`;
   }
 
   protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
@@ -155,7 +165,8 @@ export class PostgresCompiler extends SqlCompiler {
       const untyped = (v: unknown): string => `$${ctx.add(this.bindValue(v, 'String'))}`;
       if (f.op !== 'in') return `${left} ${COMPARISON[f.op]} ${untyped(f.right.value)}`;
       const values = Array.isArray(f.right.value) ? f.right.value : [f.right.value];
-      return values.length ? `${left} IN (${values.map(untyped).join(', ')})` : 'FALSE';
+      // Untyped, the array takes the column's type (uuid[], an enum's array).
+      return values.length ? `${left} = ANY($${ctx.add(this.arrayValue(values, 'String'))})` : 'FALSE';
     }
     return super.compare(f, ctx);
   }

@@ -1,6 +1,6 @@
 SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" = $1 ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
-SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" IN ($1, $2) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
+SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" = ANY($1) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
 SELECT COALESCE(json_agg(json_build_object('id', "t0"."id", 'price', "t0"."price") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS double precision) AND "t0"."price" <= CAST($2 AS double precision)) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
