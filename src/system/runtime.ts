@@ -22,6 +22,7 @@ import { compileMetaCatalog, META_SOURCE } from './meta/catalog.js';
 import { ALL_SYSTEM_FUNCTIONS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from './modules.js';
 import { Descriptions } from './catalog/descriptions.js';
 import { schemaHandlers } from './catalog/functions.js';
+import { gisHandlers } from './gis/functions.js';
 import { CatalogStore } from './catalog/store.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { Serial } from '../shared/mutex.js';
@@ -106,7 +107,7 @@ export class SvcRuntime {
     };
     const handlers = {
       ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config),
-      ...schemaHandlers({ store: catalogs, registry, refresh }),
+      ...schemaHandlers({ store: catalogs, registry, refresh }), ...gisHandlers(),
     };
     const cache = await ResultCache.create(config, log);
     // Lineage events for every statement (SPEC §14), only when a receiver is configured.
