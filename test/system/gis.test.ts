@@ -71,6 +71,10 @@ describe('core.gis', () => {
     const res = await gis('geom_to_h3_cells(geom: "POINT(0 0)", resolution: 16)');
     expect(res.errors[0]).toMatchObject({ message: 'resolution must be an integer from 0 to 15, not 16', extensions: { code: 'BAD_USER_INPUT' } });
     expect((await gis('h3_cell_to_geom(cell: "zz")')).errors[0].message).toBe('"zz" is not an H3 cell');
+    // A cover H3 could not allocate is refused before it is tried, and the server keeps serving.
+    const huge = await gis('geom_to_h3_cells(geom: "POLYGON((0 0, 10 0, 10 10, 0 10, 0 0))", resolution: 12)');
+    expect(huge.errors[0]).toMatchObject({ message: 'the geometry covers more than 1000000 cells at resolution 12; use a coarser resolution', extensions: { code: 'BAD_USER_INPUT' } });
+    expect((await gis('geom_to_h3_cells(geom: "POINT(0 0)", resolution: 0)')).data.function.core.gis.geom_to_h3_cells).toEqual([latLngToCell(0, 0, 0)]);
     expect((await gis('geom_to_h3_cells(geom: "POINT(0")')).errors[0].message).toMatch(/^invalid geometry text "POINT\(0"/);
     expect((await gis('geom_to_h3_cells(geom: "SRID=3857;POINT(0 0)")')).errors[0].message).toBe('H3 cells are defined on WGS 84 (SRID 4326); the geometry has SRID 3857');
   });

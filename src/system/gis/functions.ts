@@ -2,7 +2,7 @@
 // H3 library itself, compiled to JavaScript), so the answers do not depend on a database extension.
 import type { Geometry, Polygon, Position } from 'geojson';
 import {
-  cellToBoundary, cellsToMultiPolygon, compactCells, getHexagonEdgeLengthAvg, getResolution, gridPathCells, isValidCell,
+  cellToBoundary, cellsToMultiPolygon, compactCells, getHexagonAreaAvg, getHexagonEdgeLengthAvg, getResolution, gridPathCells, isValidCell,
   latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCells, polygonToCellsExperimental, UNITS, uncompactCells,
 } from 'h3-js';
 import type { FunctionHandler } from '../../schema/resolvers.js';
@@ -59,7 +59,20 @@ function lineCells(line: readonly Position[], res: number, out: Set<string>): vo
   }
 }
 
+/** Rough area (km²) of a ring's bounding box: enough to refuse covers that could not be answered. */
+function boxKm2(ring: readonly Position[]): number {
+  const lats = ring.map((p) => p[1]!);
+  const lngs = ring.map((p) => p[0]!);
+  const [s, n] = [Math.min(...lats), Math.max(...lats)];
+  const mid = Math.cos((((s + n) / 2) * Math.PI) / 180);
+  return (n - s) * 111.32 * (Math.max(...lngs) - Math.min(...lngs)) * 111.32 * Math.max(mid, 0.01);
+}
+
 function polygonCells(p: Polygon['coordinates'], res: number, simplify: boolean, out: Set<string>): void {
+  // H3 sizes its buffers by the polygon's extent before it counts anything: ask first.
+  if (boxKm2(p[0] ?? []) / getHexagonAreaAvg(res, UNITS.km2) > MAX_CELLS * 2) {
+    throw bad(`the geometry covers more than ${MAX_CELLS} cells at resolution ${res}; use a coarser resolution`);
+  }
   const cells = simplify ? polygonToCells(p as number[][][], res, true) : polygonToCellsExperimental(p as number[][][], res, POLYGON_TO_CELLS_FLAGS.containmentOverlapping, true);
   for (const c of cells) out.add(c);
   // A polygon smaller than a cell holds no cell center: it still lies in the cells of its outline.
