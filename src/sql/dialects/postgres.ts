@@ -45,6 +45,11 @@ const UNTYPED_STRING_OPS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'])
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres';
 
+  /** PostgreSQL array text is `{...}`. */
+  override vectorFromText(placeholder: string): string {
+    return `CAST(translate(${placeholder}, '[]', '{}') AS ${this.sqlType('Vector')})`;
+  }
+
   constructor(private readonly options: PostgresCompilerOptions = {}) {
     super();
   }
