@@ -90,6 +90,11 @@ export abstract class SqlCompiler {
     return `"${name.replaceAll('"', '""')}"`;
   }
   protected abstract sqlType(scalar: ScalarName): string;
+
+  /** A Vector from the JSON text of a list of numbers (`[0.1, 0.2]`), as svc binds stored embeddings. */
+  vectorFromText(placeholder: string): string {
+    return `CAST(${placeholder} AS ${this.sqlType('Vector')})`;
+  }
   /** A JSON object from key/value pairs (keys are response keys, bound as literals-safe text). */
   protected abstract jsonObject(pairs: readonly [string, string][], ctx: SqlContext): string;
   /** Aggregate of JSON values into an array, `[]` or NULL on no rows. */

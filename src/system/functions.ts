@@ -31,10 +31,15 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
     unload_data_source: (args) => deps.lifecycle.unload(name(args)),
     checkpoint: async (args, _ctx: RequestContext) => {
       const source = name(args) || 'core';
-      const loaded = source === 'core' ? deps.registry.get('core') : deps.registry.get(source);
+      const loaded = deps.registry.get(source);
       if (!loaded) return { success: false, message: `data source "${source}" is not loaded` };
-      if (loaded.runtime.type !== 'duckdb') return { success: false, message: `data source "${source}" is not a DuckDB source` };
-      await loaded.runtime.exec('CHECKPOINT');
+      // DuckDB flushes its write-ahead log into the file; PostgreSQL runs a checkpoint of the server
+      // (superuser or pg_checkpoint), and a refusal is reported, not thrown.
+      try {
+        await loaded.runtime.exec('CHECKPOINT');
+      } catch (e) {
+        return { success: false, message: `checkpoint of "${source}" failed: ${(e as Error).message}` };
+      }
       return { success: true, message: `checkpoint of "${source}" done` };
     },
     cache_invalidate: async (args) => {
@@ -44,6 +49,8 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
     },
     data_source_status: (args) => deps.lifecycle.status(name(args)),
     describe_data_source_schema: async (args) => {
+      // self: the catalog the source derives from its database (self_defined), whether or not it uses it.
+      if (args.self) return deps.lifecycle.selfDefinedSdl(name(args), !!args.log);
       const loaded = deps.registry.get(name(args));
       const status = deps.registry.status(name(args));
       if (!loaded) return status ? `data source "${name(args)}" is ${status.state}${args.log ? `\n# ${status.log.join('\n# ')}` : ''}` : `unknown data source "${name(args)}"`;

@@ -10,7 +10,8 @@ import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
 import { missingInDatabase } from '../sources/schema-check.js';
-import { introspect } from '../sources/postgres/introspect.js';
+import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
+import { PostgresSource } from '../sources/postgres/source.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import { resolve } from 'node:path';
@@ -52,12 +53,33 @@ export class Lifecycle {
     await this.persist().catch((e: Error) => this.log.warn({ error: e.message }, 'compiled catalogs not stored in the core database'));
   }
 
+  /** The catalog SDL a PostgreSQL source's database describes (SPEC §3.1 self_defined), for the schema in its path. */
+  private async introspected(row: DataSourceRow): Promise<IntrospectedCatalog> {
+    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from postgres sources only; "${row.name}" is ${row.type}`);
+    const url = substituteEnv(row.path ?? '');
+    const loaded = this.registry.get(row.name)?.runtime;
+    return introspect(loaded instanceof PostgresSource ? loaded : url, new URL(url).searchParams.get('schema') ?? 'public', row.name);
+  }
+
+  /** describe_data_source_schema(self: true): the derived catalog SDL (its warnings are comments at the top). */
+  async selfDefinedSdl(name: string, log: boolean): Promise<string> {
+    const row = await this.core.dataSource(name);
+    if (!row) return `unknown data source "${name}"`;
+    const found = await this.introspected(row);
+    if (!log) return found.sdl;
+    try {
+      const info: SourceInfo = { name: row.name, type: 'postgres', prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+      const compiled = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
+      return `${found.sdl}\n# compilation log\n# compiled ${compiled.objects.length} data objects\n${compiled.warnings.map((w) => `# ${w}`).join('\n')}\n`;
+    } catch (e) {
+      const problems = e instanceof CatalogError ? e.problems : [(e as Error).message];
+      return `${found.sdl}\n# compilation log\n${problems.map((p) => `# ${p}`).join('\n')}\n`;
+    }
+  }
+
   private async compile(row: DataSourceRow): Promise<ResolvedCatalog> {
     if (row.self_defined) {
-      // The catalog is derived from the database itself (SPEC §3.1), for the schema in the path.
-      if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, 'self_defined is supported for postgres sources only');
-      const url = substituteEnv(row.path ?? '');
-      const found = await introspect(url, new URL(url).searchParams.get('schema') ?? 'public', row.name);
+      const found = await this.introspected(row);
       const info: SourceInfo = { name: row.name, type: 'postgres', prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
       const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
       return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };

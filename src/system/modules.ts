@@ -11,8 +11,9 @@ import { INFO_FUNCTIONS, INFO_TYPES_SDL } from './info.js';
 import { compileMetaCatalog, META_SOURCE } from './meta/catalog.js';
 import { SCHEMA_FUNCTIONS } from './catalog/functions.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
+import { GIS_FUNCTIONS } from './gis/functions.js';
 
-export const ALL_SYSTEM_FUNCTIONS: readonly SystemFunction[] = [...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS, ...INFO_FUNCTIONS, ...SCHEMA_FUNCTIONS];
+export const ALL_SYSTEM_FUNCTIONS: readonly SystemFunction[] = [...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS, ...INFO_FUNCTIONS, ...SCHEMA_FUNCTIONS, ...GIS_FUNCTIONS];
 
 export const SYSTEM_TYPES_SDL: readonly string[] = [...AUTH_TYPES_SDL, ...INFO_TYPES_SDL];
 

@@ -22,6 +22,8 @@ import { compileMetaCatalog, META_SOURCE } from './meta/catalog.js';
 import { ALL_SYSTEM_FUNCTIONS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from './modules.js';
 import { Descriptions } from './catalog/descriptions.js';
 import { schemaHandlers } from './catalog/functions.js';
+import { gisHandlers } from './gis/functions.js';
+import { Embedder } from './catalog/embedder.js';
 import { CatalogStore } from './catalog/store.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { Serial } from '../shared/mutex.js';
@@ -94,10 +96,12 @@ export class SvcRuntime {
     const catalogs = new CatalogStore(core, descriptions);
     await catalogs.loadDescriptions();
     const writes = new Serial();
+    const embedder = config.EMBEDDER_URL ? new Embedder({ url: config.EMBEDDER_URL, model: config.EMBEDDER_MODEL, apiKey: config.EMBEDDER_API_KEY }) : undefined;
     const persist = (force = false) =>
       config.CORE_DB_READONLY ? Promise.resolve() : writes.run(async () => {
         const described = new Map((await core.dataSources()).map((r) => [r.name, { description: r.description }]));
         await catalogs.sync(schema.current.schema, schema.current.index, registry.catalogs(), (n) => described.get(n), force);
+        if (embedder) await catalogs.embedMissing(embedder, 50);
       });
     const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log, persist);
     const refresh = async (force?: boolean) => {
@@ -106,7 +110,7 @@ export class SvcRuntime {
     };
     const handlers = {
       ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config),
-      ...schemaHandlers({ store: catalogs, registry, refresh }),
+      ...schemaHandlers({ store: catalogs, registry, refresh, ...(embedder ? { embedder } : {}) }), ...gisHandlers(),
     };
     const cache = await ResultCache.create(config, log);
     // Lineage events for every statement (SPEC §14), only when a receiver is configured.

@@ -50,6 +50,11 @@ export class PostgresCompiler extends SqlCompiler {
     return super.bindValue(RANGE_SCALARS.has(scalar) ? rangeLiteral(value, scalar) : value, scalar);
   }
 
+  /** PostgreSQL array text is `{...}`. */
+  override vectorFromText(placeholder: string): string {
+    return `CAST(translate(${placeholder}, '[]', '{}') AS ${this.sqlType('Vector')})`;
+  }
+
   constructor(private readonly options: PostgresCompilerOptions = {}) {
     super();
   }

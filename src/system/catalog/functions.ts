@@ -5,6 +5,7 @@ import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { FunctionHandler } from '../../schema/resolvers.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import type { SourceRegistry } from '../../sources/registry.js';
+import type { Embedder } from './embedder.js';
 import type { CatalogStore } from './store.js';
 
 const DESC = 'description: String!, long_description: String!';
@@ -25,6 +26,8 @@ export interface SchemaFunctionDeps {
   readonly registry: SourceRegistry;
   /** Rebuilds the served schema and stores it (after descriptions changed). */
   readonly refresh: (force?: boolean) => Promise<void>;
+  /** EMBEDDER_URL's client, when set. */
+  readonly embedder?: Embedder;
 }
 
 const str = (v: unknown): string => String(v ?? '');
@@ -52,8 +55,13 @@ export function schemaHandlers(deps: SchemaFunctionDeps): Record<string, Functio
       await deps.refresh(true);
       return { success: true, affected_rows: n, message: `${n} descriptions reset` };
     },
-    schema_reindex: async () => {
-      throw new PublicError(ErrorCode.BadUserInput, 'embeddings are not configured: set EMBEDDER_URL');
+    schema_reindex: async (a) => {
+      if (!deps.embedder) throw new PublicError(ErrorCode.BadUserInput, 'embeddings are not configured: set EMBEDDER_URL');
+      const batch = Number(a.batch_size ?? 50);
+      if (!Number.isInteger(batch) || batch < 1 || batch > 2048) throw new PublicError(ErrorCode.BadUserInput, `batch_size must be from 1 to 2048, not ${String(a.batch_size)}`);
+      await store.clearVectors(str(a.name));
+      const n = await store.embedMissing(deps.embedder, batch);
+      return { success: true, affected_rows: n, message: `${n} embeddings computed` };
     },
     schema_hard_remove: async (a) => {
       const name = str(a.name);

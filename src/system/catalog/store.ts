@@ -7,6 +7,7 @@ import type { SchemaIndex } from '../../schema/surface.js';
 import type { SourceConnection } from '../../sources/types.js';
 import type { CoreStore } from '../core-store.js';
 import type { Descriptions } from './descriptions.js';
+import type { Embedder } from './embedder.js';
 import { type CatalogRows, type Row, schemaRows } from './rows.js';
 
 /** Rows per INSERT statement: DuckDB binds large VALUES lists slowly (measured: 50 rows per statement is 4x faster than 200). */
@@ -234,5 +235,47 @@ export class CatalogStore {
   async cleanVersion(name: string): Promise<number> {
     return this.core.runtime.transaction(async (c) =>
       (await c.write({ sql: `UPDATE ${this.t('_schema_catalogs')} SET version = '' WHERE name = $1`, params: [name] })).changed);
+  }
+
+  /**
+   * Embeddings (seed 001 `vec`, EMBEDDER_URL) for the catalogs, types, fields and modules that have
+   * none, `batch` texts per call. A row's text is its name and its descriptions.
+   */
+  async embedMissing(embedder: Embedder, batch: number): Promise<number> {
+    const targets: { table: string; key: string[]; text: (r: Row) => string }[] = [
+      { table: '_schema_catalogs', key: ['name'], text: (r) => String(r.name) },
+      { table: '_schema_modules', key: ['name'], text: (r) => String(r.name) },
+      { table: '_schema_types', key: ['name'], text: (r) => String(r.name) },
+      { table: '_schema_fields', key: ['type_name', 'name'], text: (r) => `${r.type_name}.${r.name}` },
+    ];
+    const vector = this.core.runtime.compiler.vectorFromText('$1');
+    let n = 0;
+    for (const target of targets) {
+      const rows = await this.core.runtime.rows(`SELECT ${target.key.join(', ')}, description, long_description FROM ${this.t(target.table)} WHERE vec IS NULL ORDER BY ${target.key.join(', ')}`, []);
+      for (let i = 0; i < rows.length; i += batch) {
+        const part = rows.slice(i, i + batch);
+        const vecs = await embedder.embed(part.map((r) => [target.text(r), r.description, r.long_description].filter(Boolean).join('\n')));
+        await this.core.runtime.transaction(async (c) => {
+          for (const [j, r] of part.entries()) {
+            const where = target.key.map((k, x) => `${k} = $${x + 2}`).join(' AND ');
+            await c.write({ sql: `UPDATE ${this.t(target.table)} SET vec = ${vector} WHERE ${where}`, params: [JSON.stringify(vecs[j]), ...target.key.map((k) => r[k])] });
+          }
+        });
+        n += part.length;
+      }
+    }
+    return n;
+  }
+
+  /** Forgets the embeddings of one catalog (empty: all), so `embedMissing` computes them again. */
+  async clearVectors(name: string): Promise<void> {
+    await this.core.runtime.transaction(async (c) => {
+      const by = name ? ' WHERE catalog = $1' : '';
+      const params = name ? [name] : [];
+      await c.write({ sql: `UPDATE ${this.t('_schema_types')} SET vec = NULL${by}`, params });
+      await c.write({ sql: `UPDATE ${this.t('_schema_fields')} SET vec = NULL${by}`, params });
+      await c.write({ sql: `UPDATE ${this.t('_schema_catalogs')} SET vec = NULL${name ? ' WHERE name = $1' : ''}`, params });
+      if (!name) await c.write({ sql: `UPDATE ${this.t('_schema_modules')} SET vec = NULL`, params: [] });
+    });
   }
 }

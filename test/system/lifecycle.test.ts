@@ -1,0 +1,74 @@
+// Lifecycle details of seed 001: describe_data_source_schema(self: true) returns the catalog a
+// source derives from its database, and checkpoint answers for every source kind and core database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { introspectCatalog } from '../../src/sources/postgres/introspect.js';
+import { startApp, type TestApp } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/pg.js';
+import { catalogDir, data, fixtureDatabase, registerSource } from '../pg/support.js';
+
+let t: TestApp;
+let pgCore: TestApp;
+let db: TestDatabase;
+let coreDb: TestDatabase;
+
+beforeAll(async () => {
+  db = await fixtureDatabase('selfdef.sql', 'svc_life');
+  coreDb = await createTestDatabase('svc_life_core');
+  t = await startApp();
+  pgCore = await startApp({ CORE_DB_PATH: coreDb.url });
+  // One source derives its catalog from the database; the other has a catalog of its own.
+  expect((await registerSource(t, { name: 'derived', path: `${db.url}?schema=app`, catalog: catalogDir('# unused'), selfDefined: true })).success).toBe(true);
+  expect((await registerSource(t, { name: 'written', path: `${db.url}?schema=app`, catalog: catalogDir('type customers @table(name: "customers") { id: Int! @pk name: String! }') })).success).toBe(true);
+});
+afterAll(async () => {
+  await t?.close();
+  await pgCore?.close();
+  await db?.drop();
+  await coreDb?.drop();
+});
+
+const describeSchema = async (args: string) =>
+  (await data(t, `{ function { core { describe_data_source_schema(${args}) } } }`)).function.core.describe_data_source_schema as string;
+
+describe('describe_data_source_schema(self: true)', () => {
+  it('returns the catalog SDL read from the database, the same text introspection writes', async () => {
+    const want = await introspectCatalog(`${db.url}?schema=app`, 'app', 'derived');
+    expect(await describeSchema('name: "derived", self: true')).toBe(want);
+    expect(want).toContain('@table(name: "customers")');
+  });
+
+  it('derives it for a source that has a catalog of its own, and differs from the served schema', async () => {
+    const derived = await describeSchema('name: "written", self: true');
+    expect(derived).toContain('type orders @table(name: "orders")');
+    const served = await describeSchema('name: "written"');
+    expect(served).not.toContain('type written_orders');
+    expect(served).toContain('type written_customers');
+  });
+
+  it('adds the compilation log with log: true', async () => {
+    const text = await describeSchema('name: "derived", self: true, log: true');
+    expect(text).toMatch(/# compilation log\n# compiled 6 data objects/);
+  });
+
+  it('names what it cannot do: a DuckDB source, an unknown source', async () => {
+    const r = await t.gql('{ function { core { describe_data_source_schema(name: "shop", self: true) } } }');
+    expect(r.body.errors[0].message).toBe('a self-defined schema is read from postgres sources only; "shop" is duckdb');
+    expect(await describeSchema('name: "nope", self: true')).toBe('unknown data source "nope"');
+  });
+});
+
+describe('checkpoint', () => {
+  const checkpoint = async (app: TestApp, name: string) =>
+    (await data(app, 'mutation($n: String) { function { core { checkpoint(name: $n) { success message } } } }', { n: name })).function.core.checkpoint;
+
+  it('flushes a DuckDB source, a PostgreSQL source and both kinds of core database', async () => {
+    expect(await checkpoint(t, 'shop')).toEqual({ success: true, message: 'checkpoint of "shop" done' });
+    expect(await checkpoint(t, 'derived')).toEqual({ success: true, message: 'checkpoint of "derived" done' });
+    expect(await checkpoint(t, '')).toEqual({ success: true, message: 'checkpoint of "core" done' });
+    expect(await checkpoint(pgCore, '')).toEqual({ success: true, message: 'checkpoint of "core" done' });
+  });
+
+  it('reports a source that is not loaded', async () => {
+    expect(await checkpoint(t, 'nope')).toEqual({ success: false, message: 'data source "nope" is not loaded' });
+  });
+});
