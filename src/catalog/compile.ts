@@ -7,6 +7,7 @@ import {
 import { parseTtl } from '../cache/ttl.js';
 import { argumentProblem, DIRECTIVES, type DirectiveSite, siteProblem } from './directives.js';
 import { CatalogError, locOf, where } from './errors.js';
+import { joinRelation, type PendingJoin } from './joins.js';
 import {
   type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type InputType, isScalar, type Relation, type StructType,
   type ResolvedCatalog, type ScalarName, type SourceInfo, type UniqueKey,
@@ -17,9 +18,9 @@ export interface CatalogFile {
   readonly text: string;
 }
 
-type Args = Record<string, unknown>;
+export type Args = Record<string, unknown>;
 
-interface Ctx {
+export interface Ctx {
   readonly source: SourceInfo;
   readonly problems: string[];
   readonly warnings: string[];
@@ -33,7 +34,7 @@ function directiveArgs(d: ConstDirectiveNode): Args {
   return out;
 }
 
-function directives(nodes: readonly ConstDirectiveNode[] | undefined): Map<string, Args[]> {
+export function directives(nodes: readonly ConstDirectiveNode[] | undefined): Map<string, Args[]> {
   const out = new Map<string, Args[]>();
   for (const d of nodes ?? []) {
     const list = out.get(d.name.value) ?? [];
@@ -43,7 +44,7 @@ function directives(nodes: readonly ConstDirectiveNode[] | undefined): Map<strin
   return out;
 }
 
-function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveNode[] | undefined, site: DirectiveSite): void {
+export function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveNode[] | undefined, site: DirectiveSite): void {
   for (const d of nodes ?? []) {
     const misplaced = siteProblem(d.name.value, site);
     if (misplaced) {
@@ -65,7 +66,7 @@ function checkDirectives(ctx: Ctx, file: string, nodes: readonly ConstDirectiveN
   }
 }
 
-function unwrap(t: TypeNode): { name: string; list: boolean; nonNull: boolean } {
+export function unwrap(t: TypeNode): { name: string; list: boolean; nonNull: boolean } {
   let nonNull = false;
   let list = false;
   let cur = t;
@@ -75,7 +76,7 @@ function unwrap(t: TypeNode): { name: string; list: boolean; nonNull: boolean } 
   return { name: cur.name.value, list, nonNull };
 }
 
-function parseFiles(ctx: Ctx, files: readonly CatalogFile[]): DocumentNode[] {
+export function parseFiles(ctx: Ctx, files: readonly CatalogFile[]): DocumentNode[] {
   const docs: DocumentNode[] = [];
   for (const f of files) {
     try {
@@ -93,7 +94,7 @@ function typeName(ctx: Ctx, local: string): string {
   return ctx.source.prefix ? `${ctx.source.prefix}_${local}` : local;
 }
 
-function compileField(ctx: Ctx, file: string, f: FieldDefinitionNode): ColumnField | undefined {
+export function compileField(ctx: Ctx, file: string, f: FieldDefinitionNode): ColumnField | undefined {
   const d = directives(f.directives);
   const t = unwrap(f.type);
   const loc = locOf(f, file);
@@ -129,6 +130,15 @@ interface PendingRef {
 interface Draft {
   obj: Omit<DataObject, 'relations' | 'calls' | 'fields'> & { relations: Relation[]; calls: FunctionCallField[]; fields: ColumnField[] };
   refs: PendingRef[];
+  joins: PendingJoin[];
+}
+
+/** A field carrying `@join`: a declared relation, not a column. */
+export function pendingJoin(f: FieldDefinitionNode, file: string): PendingJoin | undefined {
+  const d = directives(f.directives).get('join')?.[0];
+  if (!d) return undefined;
+  const t = unwrap(f.type);
+  return { name: f.name.value, args: d, list: t.list, type: t.name, ...(f.description ? { description: f.description.value } : {}), loc: locOf(f, file) };
 }
 
 function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): Draft | undefined {
@@ -146,7 +156,13 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
   const fields: ColumnField[] = [];
   const calls: FunctionCallField[] = [];
   const refs: PendingRef[] = [];
+  const joins: PendingJoin[] = [];
   for (const f of node.fields ?? []) {
+    const join = pendingJoin(f, file);
+    if (join) {
+      joins.push(join);
+      continue;
+    }
     const call = directives(f.directives).get('function_call')?.[0];
     const joinCall = directives(f.directives).get('table_function_call_join')?.[0];
     if (call || joinCall) {
@@ -199,7 +215,7 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
     ...(node.description ? { description: node.description.value } : {}),
     loc,
   };
-  return { obj, refs };
+  return { obj, refs, joins };
 }
 
 function column(obj: Draft['obj'], field: string): string | undefined {
@@ -261,6 +277,19 @@ function resolveRelations(ctx: Ctx, drafts: Map<string, Draft>): void {
       }
     } else if (owner.isM2m) {
       ctx.problems.push(`m2m table "${owner.localName}" must have exactly two references, found ${resolved.length} ${where(owner.loc)}`);
+    }
+  }
+  for (const draft of drafts.values()) {
+    for (const j of draft.joins) {
+      const targetLocal = String(j.args.references_name ?? '');
+      const target = drafts.get(targetLocal)?.obj;
+      if (!target) {
+        ctx.problems.push(`unknown type "${targetLocal}" in @join of "${draft.obj.localName}.${j.name}" ${where(j.loc)}`);
+        continue;
+      }
+      if (j.type !== targetLocal) ctx.problems.push(`field "${draft.obj.localName}.${j.name}" must have the type "${targetLocal}" its @join names ${where(j.loc)}`);
+      const rel = joinRelation(j, { label: draft.obj.localName, fields: draft.obj.fields }, { label: target.localName, name: target.name, fields: target.fields }, ctx.problems);
+      if (rel) draft.obj.relations.push(rel);
     }
   }
   for (const draft of drafts.values()) {

@@ -67,8 +67,17 @@ export interface Relation {
   readonly targetFields: readonly string[];
   /** For m2m: the junction object, its columns matching the owner, and its columns matching the target. */
   readonly via?: { readonly object: string; readonly ownerFields: readonly string[]; readonly targetFields: readonly string[] };
+  /**
+   * `@join(sql:)`: a condition ANDed to the column pairs, its `[source.f]` / `[dest.f]` already
+   * resolved to physical columns of the owner and the target (SPEC §3.3).
+   */
+  readonly joinSql?: readonly JoinSqlPart[];
+  /** `@join`: a declared join field; it has no back reference and is not filterable (SPEC §3.3). */
+  readonly declared?: boolean;
   readonly description?: string;
 }
+
+export type JoinSqlPart = string | { readonly side: 'source' | 'dest'; readonly column: string };
 
 export interface UniqueKey {
   readonly fields: readonly string[];
@@ -168,8 +177,20 @@ export interface CatalogFunction {
   readonly loc: Location;
 }
 
+/**
+ * An extension source (SPEC §3.1 `type: extension`): its SDL changes other sources' objects. It is
+ * compiled again against the served catalogs at every schema build (src/catalog/extension.ts), so a
+ * dependency reloaded with a changed catalog is met as it is now.
+ */
+export interface ExtensionInfo {
+  readonly files: readonly { readonly file: string; readonly text: string }[];
+  /** `@dependency(name)` plus the sources of the objects it extends or names. */
+  readonly dependencies: readonly string[];
+}
+
 export interface ResolvedCatalog {
   readonly source: SourceInfo;
+  readonly extension?: ExtensionInfo;
   readonly objects: readonly DataObject[];
   readonly inputs: readonly InputType[];
   readonly structs: readonly StructType[];

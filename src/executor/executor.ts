@@ -107,8 +107,11 @@ export class Executor {
     return this.readCompiled(ctx, runtime, runtime.compiler.compileQuery(plan, ctx.timezone));
   }
 
-  /** Runs a compiled root read statement (from the plan cache or just compiled). */
-  async readCompiled(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql): Promise<unknown> {
+  /**
+   * Runs a compiled root read statement (from the plan cache or just compiled). `raw: false` always
+   * parses the result (the cross-source executor works on values).
+   */
+  async readCompiled(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, raw = true): Promise<unknown> {
     if (ctx.transactions.active) {
       // Inside a mutation request, reads see the request's own uncommitted writes.
       const conn = await ctx.transactions.connection(runtime);
@@ -119,7 +122,7 @@ export class Executor {
       });
     }
     // The fast path writes the database's JSON into the response without parsing it here.
-    if (ctx.rawJson && runtime.queryText) {
+    if (raw && ctx.rawJson && runtime.queryText) {
       return this.timed(ctx, runtime, stmt, async () => {
         const text = await runtime.queryText!(stmt);
         return text === null ? null : new RawJson(text);

@@ -7,6 +7,7 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr, keyExpr } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter, structLeaf } from './filter.js';
+import { localOnly } from './remote.js';
 import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -143,6 +144,7 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     const rel = obj.relations.find((r) => r.name === f.name || `${r.name}_aggregation` === f.name);
     if (!rel) unsupported(`aggregation field "${type.name}.${f.name}"`);
     const target = objectOf(ctx, rel.target);
+    localOnly(ctx, target, `aggregation field "${type.name}.${f.name}"`);
     if (rel.kind === 'one' && f.name === rel.name) {
       const j = ctx.nextAlias();
       scope.joins.push({ from: fromFor(ctx, target, j, f.args.args as Args | null | undefined), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });

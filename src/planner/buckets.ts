@@ -8,6 +8,7 @@ import { aggFields, fieldsOf, type Scope } from './aggregate.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr, timeBucket } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
+import { localOnly } from './remote.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -36,6 +37,7 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
     if (rel?.kind === 'one' && f.type) {
       if (ctx.access.fieldDenied(type.name, f.name, f.type.name)) throw forbidden(`"${obj.name}.${f.name}" may not be used as a bucket key by role "${ctx.access.role}"`);
       const target = objectOf(ctx, rel.target);
+      localOnly(ctx, target, `bucket key "${type.name}.${f.name}"`);
       const j = ctx.nextAlias();
       scope.joins.push({ from: fromFor(ctx, target, j, f.args.args as Args | null | undefined), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
       // No related row (or none the view's arguments let through): the key object is null, not {field: null}.

@@ -9,6 +9,8 @@ import type { CompiledSql } from '../sql/compiler.js';
 export interface CachedPlan {
   readonly stmt: CompiledSql;
   readonly reads: readonly string[];
+  /** Cross-source levels the statement's answer leads to (src/executor/cross-source.ts). */
+  readonly remotes?: readonly import('./ir/remote.js').RemoteNode[];
 }
 
 const PER_OPERATION = 64;

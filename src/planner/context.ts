@@ -28,6 +28,11 @@ export interface PlanContext {
   readonly withDeleted?: boolean;
   /** Collects the data objects a plan reads (cache tags, SPEC §9). */
   readonly reads?: Set<string>;
+  /**
+   * The source the statement being planned runs on, and the cross-source levels it leads to
+   * (src/planner/remote.ts); absent where a plan is never across sources (writes).
+   */
+  readonly statement?: { readonly source: string; readonly remotes: import('./ir/remote.js').RemoteNode[] };
 }
 
 export function aliasCounter(): () => string {

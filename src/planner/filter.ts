@@ -6,6 +6,7 @@ import type { ColumnExpr, Expr, ParamExpr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { FromNode } from './ir/select.js';
 import { columnSql, fieldExpr } from './fields.js';
+import { localOnly } from './remote.js';
 
 const and = (items: FilterNode[]): FilterNode => (items.length === 1 ? items[0]! : { kind: 'and', items });
 
@@ -60,7 +61,12 @@ const col = (table: string, column: string): ColumnExpr => ({ kind: 'column', ta
 export function correlation(ctx: PlanContext, rel: Relation, parent: string, child: string): FilterNode {
   const pairs = (a: readonly string[], at: string, b: readonly string[], bt: string): FilterNode[] =>
     a.map((c, i) => ({ kind: 'columns_equal', left: col(bt, b[i]!), right: col(at, c) }));
-  if (!rel.via) return and(pairs(rel.sourceFields, parent, rel.targetFields, child));
+  if (!rel.via) {
+    const items = pairs(rel.sourceFields, parent, rel.targetFields, child);
+    // `@join(sql:)`: the catalog's condition, `[source.f]` on the parent and `[dest.f]` on the child.
+    if (rel.joinSql) items.push({ kind: 'sql', expr: { kind: 'raw', parts: rel.joinSql.map((p) => (typeof p === 'string' ? p : col(p.side === 'source' ? parent : child, p.column))) } });
+    return and(items);
+  }
   const junction = objectOf(ctx, rel.via.object);
   const j = ctx.nextAlias();
   const g = guard(ctx, junction, j);
@@ -114,6 +120,7 @@ function structFilter(ctx: PlanContext, column: Expr, structName: string, path: 
 
 function relationFilter(ctx: PlanContext, rel: Relation, alias: string, value: Record<string, unknown>): FilterNode[] {
   const target = objectOf(ctx, rel.target);
+  localOnly(ctx, target, `the filter on "${rel.name}"`);
   const related = (inner: Record<string, unknown> | undefined, negate = false): FilterNode => {
     const child = ctx.nextAlias();
     const where: FilterNode[] = [correlation(ctx, rel, alias, child)];

@@ -5,6 +5,7 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
+import { localOnly } from './remote.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, SelectNode } from './ir/select.js';
@@ -24,6 +25,7 @@ export function catalogPathExpr(ctx: PlanContext, obj: DataObject, alias: string
   if (rel && rel.kind === 'one' && rest.length) {
     ctx.access.useField(obj.name, rel.name, 'order');
     const target = objectOf(ctx, rel.target);
+    localOnly(ctx, target, `order_by "${full}"`);
     const child = ctx.nextAlias();
     const g = guard(ctx, target, child);
     const select: SelectNode = { kind: 'select', from: fromFor(ctx, target, child), fields: [], orderBy: [], correlate: correlation(ctx, rel, alias, child), ...(g ? { where: g } : {}) };

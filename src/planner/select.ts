@@ -6,12 +6,13 @@ import {
 // Not re-exported by the package root. Node resolves `graphql` to its CommonJS build (the package
 // has no "exports"), so this path names the same module instance.
 import { collectSubfields } from 'graphql/execution/collectFields.js';
-import type { DataObject } from '../catalog/model.js';
+import type { DataObject, Relation } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { isScalar as isScalarName, type ScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
 import { planRowCall } from './function.js';
 import { planBuckets } from './buckets.js';
+import { isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
@@ -128,6 +129,7 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       // @unnest: the related rows are joined to these rows, one output row per pair (SPEC §4.5).
       for (const a of ['limit', 'offset', 'nested_limit', 'nested_offset', 'distinct_on']) if (args[a] != null) unsupported(`"${a}" on an @unnest relation`);
       const target = objectOf(ctx, rel.target);
+      localOnly(ctx, target, `@unnest relation "${name}"`);
       const childType = getNamedType(def.type);
       if (!isObjectType(childType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
       const child = ctx.nextAlias();
@@ -142,21 +144,17 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       const target = objectOf(ctx, rel.target);
       const childType = getNamedType(def.type);
       if (!isObjectType(childType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
-      const child = ctx.nextAlias();
-      const corr = correlation(ctx, rel, alias, child);
-      if (rel.kind === 'one') {
-        const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { args: args.args }), correlate: corr, unique: isKey(target, rel.targetFields) };
-        const f: OutField = { kind: 'object', key, select: sel };
+      if (isRemote(ctx, target)) {
+        // Another source: one batched statement for this level, merged by the executor (SPEC §5).
+        const f = planRemote(ctx, obj, alias, key, target, relationKeyColumns(rel), args.inner === true, (rctx, keys) => relationOut(rctx, rel, target, keys, 'v', childType, fieldNodes, args).field);
         planned.fields.push(f);
-        planned.byKey.set(key, { field: f, select: sel, kind: 'one' });
-        if (args.inner) planned.extraWhere.push(existsRelated(ctx, sel));
-      } else {
-        const sel = planRelationList(ctx, target, child, childType, fieldNodes, args, corr);
-        const f: OutField = { kind: 'array', key, select: sel };
-        planned.fields.push(f);
-        planned.byKey.set(key, { field: f, select: sel, kind: 'many' });
-        if (args.inner) planned.extraWhere.push(existsRelated(ctx, sel));
+        planned.byKey.set(key, { field: f, kind: 'const' });
+        continue;
       }
+      const r = relationOut(ctx, rel, target, alias, key, childType, fieldNodes, args);
+      planned.fields.push(r.field);
+      planned.byKey.set(key, { field: r.field, select: r.select, kind: rel.kind === 'one' ? 'one' : 'many' });
+      if (args.inner) planned.extraWhere.push(existsRelated(ctx, r.select));
       continue;
     }
     const aggRel = obj.relations.find((r) => r.kind !== 'one' && (name === `${r.name}_aggregation` || name === `${r.name}_bucket_aggregation`));
@@ -164,12 +162,15 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     if (aggRel && isObjectType(aggType)) {
       // Per-parent aggregates of a list relation (SPEC §4): a subquery of the same statement.
       const target = objectOf(ctx, aggRel.target);
-      const child = ctx.nextAlias();
-      const corr = (a: string) => correlation(ctx, aggRel, alias, a);
-      const node = name.endsWith('_bucket_aggregation')
-        ? planBuckets(ctx, target, child, aggType, fieldNodes, args, corr)
-        : planAggregation(ctx, target, child, aggType, fieldNodes, args, corr);
-      const f: OutField = { kind: 'aggregate', key, node };
+      const out = (c: PlanContext, parentAlias: string, k: string): OutField => {
+        const child = c.nextAlias();
+        const corr = (a: string) => correlation(c, aggRel, parentAlias, a);
+        const node = name.endsWith('_bucket_aggregation')
+          ? planBuckets(c, target, child, aggType, fieldNodes, args, corr)
+          : planAggregation(c, target, child, aggType, fieldNodes, args, corr);
+        return { kind: 'aggregate', key: k, node };
+      };
+      const f = isRemote(ctx, target) ? planRemote(ctx, obj, alias, key, target, relationKeyColumns(aggRel), false, (rctx, keys) => out(rctx, keys, 'v')) : out(ctx, alias, key);
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'const' });
       continue;
@@ -177,6 +178,20 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     unsupported(`field "${type.name}.${name}"`);
   }
   return planned;
+}
+
+/** The value of a relation field: the related row (N:1) or rows (list), correlated to `alias`. */
+function relationOut(
+  ctx: PlanContext, rel: Relation, target: DataObject, alias: string, key: string, childType: GraphQLObjectType, fieldNodes: readonly FieldNode[], args: Args,
+): { field: OutField; select: SelectNode } {
+  const child = ctx.nextAlias();
+  const corr = correlation(ctx, rel, alias, child);
+  if (rel.kind === 'one') {
+    const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { args: args.args }), correlate: corr, unique: isKey(target, rel.targetFields) && !rel.joinSql };
+    return { field: { kind: 'object', key, select: sel }, select: sel };
+  }
+  const sel = planRelationList(ctx, target, child, childType, fieldNodes, args, corr);
+  return { field: { kind: 'array', key, select: sel }, select: sel };
 }
 
 /** True when `columns` are the primary key or a unique key of `obj`: a lookup finds one row at most. */
@@ -224,6 +239,7 @@ function orderExpr(ctx: PlanContext, sel: SelectNode, path: string[], full: stri
   }
   // An N:1 path is null when no related row is visible, whatever its column says.
   if (f.kind === 'object' && rest.length) return { expr: { kind: 'subquery', select: f.select, value: orderExpr(ctx, f.select, rest, full, objName).expr }, notNull: false };
+  if (f.kind === 'remote') throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is in another source: across sources rows are ordered within each source only`);
   // An @unnest relation is joined (inner): its columns order the joined rows directly.
   if (f.kind === 'unnest' && rest.length) return orderExpr(ctx, f.select, rest, full, objName);
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);

@@ -106,8 +106,9 @@ function filterTypes(obj: DataObject, byName: Map<string, DataObject>): string[]
   for (const f of obj.fields) if (f.type !== 'Vector' || !f.list) lines.push(`  ${f.name}: ${fieldFilterType(obj, f, extra)}`);
   for (const r of obj.relations) {
     const target = byName.get(r.target);
-    // A filter cannot carry a view's arguments: views that require them are not filterable through relations.
-    if (!target || target.args?.required) continue;
+    // A filter cannot carry a view's arguments: views that require them are not filterable through
+    // relations. Declared joins (`@join`) are not filterable (SPEC §3.3).
+    if (!target || target.args?.required || r.declared) continue;
     lines.push(`  ${r.name}: ${r.kind === 'one' ? names(r.target).filter : names(r.target).listFilter}`);
   }
   return [
@@ -123,7 +124,7 @@ function mutationInputs(obj: DataObject, byName: Map<string, DataObject>): strin
   const n = names(obj.name);
   const cols = obj.fields.filter(storable).map((f) => `  ${f.name}: ${gqlType(f, true)}`);
   const rels = obj.relations
-    .filter((r: Relation) => byName.get(r.target)?.kind === 'table')
+    .filter((r: Relation) => byName.get(r.target)?.kind === 'table' && !r.declared && byName.get(r.target)?.source === obj.source)
     .map((r) => `  ${r.name}: ${r.kind === 'one' ? names(r.target).mutInput : `[${names(r.target).mutInput}!]`}`);
   return [`input ${n.mutInput} {\n${[...cols, ...rels].join('\n')}\n}`, `input ${n.mutData} {\n${cols.join('\n')}\n}`];
 }

@@ -13,6 +13,8 @@ import { aliasCounter, type PlanContext } from '../planner/context.js';
 import type { FilterNode } from '../planner/ir/filter.js';
 import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { PlanCache } from '../planner/cache.js';
+import type { RemoteNode } from '../planner/ir/remote.js';
+import { CrossSource } from '../executor/cross-source.js';
 import type { CompiledSql } from '../sql/compiler.js';
 import { stringifyJson } from '../shared/json.js';
 import { cacheKey, parseTtl, type ResultCache } from '../cache/index.js';
@@ -211,6 +213,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScop
 
 function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache): DataResolver {
   const cacheable = READS.has(root.kind);
+  const across = new CrossSource(deps.executor, deps.registry);
   return async (_source, args: Args, ctx, info, reads) => {
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
@@ -222,7 +225,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
           reads?.add(r);
           ctx.reads.add(r);
         }
-        return deps.executor.readCompiled(ctx, runtime, cached.stmt);
+        return cached.remotes?.length ? across.read(ctx, runtime, cached.stmt, cached.remotes) : deps.executor.readCompiled(ctx, runtime, cached.stmt);
       }
     }
     const planReads = new Set<string>();
@@ -232,14 +235,17 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
     const run = (plan: RootQuery) => {
       planningWork.inc({ step: 'plan' });
       const stmt = inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
-      if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads] });
+      // Relations into other sources: answered level by level, one statement each (SPEC §5).
+      const remotes = [...statement.remotes];
+      if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads], ...(remotes.length ? { remotes } : {}) });
       for (const r of planReads) {
         reads?.add(r);
         ctx.reads.add(r);
       }
-      return deps.executor.readCompiled(ctx, runtime, stmt);
+      return remotes.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt);
     };
-    const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: planReads };
+    const statement = { source: obj.source, remotes: [] as RemoteNode[] };
+    const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: planReads, statement };
     const access = pctx.access;
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') {
       // The object's tag, and the source's (cached function results of the source depend on it).

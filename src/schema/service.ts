@@ -3,6 +3,7 @@
 import { buildSchema, GraphQLScalarType, type GraphQLSchema, Kind, type ValueNode, valueFromASTUntyped } from 'graphql';
 import { metrics } from '../shared/metrics.js';
 import type { ResolvedCatalog } from '../catalog/model.js';
+import { applyExtensions } from '../catalog/extension.js';
 import type { AccessScope } from '../permissions/access.js';
 import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
 import { attachResolvers, type ResolverDeps } from './resolvers.js';
@@ -16,6 +17,8 @@ export interface ServedSchema {
   readonly scope: AccessScope;
   /** Increases with every rebuild; part of cache keys (parse/plan, results). */
   readonly version: number;
+  /** Loaded extension sources not applied to this schema, and why (src/catalog/extension.ts). */
+  readonly dormant: ReadonlyMap<string, string>;
 }
 
 /** `9007199254740993` as a number would be ...992: BigInt literals and values beyond 2^53 stay exact. */
@@ -42,8 +45,10 @@ function exactBigInt(schema: GraphQLSchema): GraphQLSchema {
 }
 
 export function compileSchema(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []) {
-  const surface = buildSurface(catalogs, functions, extraSdl);
-  return { surface, schema: exactBigInt(buildSchema(surface.sdl)) };
+  // Extension sources change other sources' objects before anything is built from them.
+  const applied = applyExtensions(catalogs);
+  const surface = buildSurface(applied.catalogs, functions, extraSdl);
+  return { surface, schema: exactBigInt(buildSchema(surface.sdl)), dormant: applied.dormant };
 }
 
 export class SchemaService {
@@ -64,12 +69,12 @@ export class SchemaService {
   }
 
   rebuild(catalogs: readonly ResolvedCatalog[], deps: ResolverDeps): ServedSchema {
-    const { surface, schema } = compileSchema(catalogs, this.functions, this.extraSdl);
+    const { surface, schema, dormant } = compileSchema(catalogs, this.functions, this.extraSdl);
     this.decorate(schema);
     const version = (this.served?.version ?? 0) + 1;
     const scope = buildAccessScope(surface.index, this.system);
     attachResolvers(schema, surface.index, scope, deps, version);
-    this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version };
+    this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version, dormant };
     metrics.schemaRebuilds.inc();
     for (const l of this.listeners) l(this.served);
     return this.served;

@@ -3,6 +3,7 @@ import type { Config } from '../config/schema.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { DuckDbEngine } from './duckdb/engine.js';
+import { ExtensionSource } from './extension/source.js';
 import { DuckDbSource } from './duckdb/source.js';
 import { PostgresSource } from './postgres/source.js';
 import type { DataSourceRuntime } from './types.js';
@@ -30,6 +31,8 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
       return DuckDbSource.attach(engine, { name: spec.name, ...duckPath(path, !!spec.create), readOnly: !!spec.read_only, ...(spec.seedFile ? { seedFile: spec.seedFile } : {}) });
     case 'postgres':
       return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
+    case 'extension':
+      return new ExtensionSource(spec.name);
     default:
       throw new PublicError(ErrorCode.BadUserInput, `data source type "${spec.type}" is not supported yet`);
   }

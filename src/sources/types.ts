@@ -47,6 +47,11 @@ export interface DataSourceRuntime {
   lineageDataset?(table: readonly string[]): { namespace: string; name: string };
   /** Connections of the source's own pool (svc_pool_* metrics); absent when it uses the engine's. */
   poolStats?(): PoolStats;
+  /**
+   * A cross-source level answered without SQL (sources with no SQL compiler, e.g. http): one
+   * `{ i, v }` per key row (`rows[n][0]` is `i`). Absent: the executor compiles `node.query`.
+   */
+  fetchLevel?(node: import('../planner/ir/remote.js').RemoteNode, rows: readonly (readonly unknown[])[]): Promise<readonly { i: number; v: unknown }[]>;
   /** Undefined when the source answers; otherwise why it does not (data_source_status). */
   ping?(): Promise<string | undefined>;
 }

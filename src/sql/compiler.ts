@@ -9,6 +9,7 @@ import type { Expr, GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../plann
 import type { FilterNode, InGroupNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
 import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
+import { type KeysTable, REMOTE_MARKER } from '../planner/ir/remote.js';
 
 export interface CompiledSql {
   readonly sql: string;
@@ -183,6 +184,9 @@ export abstract class SqlCompiler {
           const where = f.join.map((j) => `_f.${this.quoteIdentifier(j.column)} = ${this.expr(j.parent, ctx)}`).join(' AND ');
           return [f.key, `(SELECT ${this.jsonArrayAgg(this.rowValue('_f'), '', true)} FROM ${call} AS _f${where ? ` WHERE ${where}` : ''})`];
         }
+        case 'remote':
+          // The parent row's keys for a cross-source level; the executor puts the answer here.
+          return [f.key, this.jsonObject([[REMOTE_MARKER, String(f.id)], ...f.keys.map((k, i): [string, string] => [`k${i}`, this.renderScalar(this.expr(k.expr, ctx), k.scalar, false, ctx)])], ctx)];
         case 'json_object': {
           const object = this.objectOf({ ...sel, fields: f.fields }, ctx);
           return [f.key, f.nullWhen ? `CASE WHEN ${this.expr(f.nullWhen, ctx)} IS NULL THEN NULL ELSE ${object} END` : object];
@@ -239,6 +243,19 @@ export abstract class SqlCompiler {
     return `SELECT ${this.rooted(this.jsonArrayAgg('_s._j', '_s._rn', emptyAsNull), label)}${label ? ` AS ${label}` : ''} FROM (${inner}) AS _s WHERE _s._rn > ${from}${cut}`;
   }
 
+  /**
+   * The key rows of a cross-source level as a derived table whose columns are named as `keys.columns`
+   * (SPEC §5): one list parameter per column, never a parameter per value.
+   */
+  protected abstract keysTable(keys: KeysTable, ctx: SqlContext): string;
+
+  /** One list parameter per key column (JSON text): the column's values, in row order. */
+  protected keyColumnLists(keys: KeysTable, ctx: SqlContext): string[] {
+    // Numbers and booleans stay JSON values (exact beyond 2^53); others as the dialect binds them.
+    const plain = (s: ScalarName) => s === 'Int' || s === 'BigInt' || s === 'Float' || s === 'Boolean';
+    return keys.columns.map((c, i) => `$${ctx.add(stringifyJson(keys.rows.map((r) => (plain(c.scalar) ? (r[i] ?? null) : this.bindValue(r[i], c.scalar)))))}`);
+  }
+
   /** A one-element JSON list of one object. */
   protected abstract singletonList(object: string): string;
 
@@ -275,6 +292,7 @@ export abstract class SqlCompiler {
   }
 
   protected fromNode(f: FromNode, ctx: SqlContext): string {
+    if (f.keys) return `${this.keysTable(f.keys, ctx)} AS ${this.quoteIdentifier(f.alias)}`;
     if (f.sql) {
       // A view's own SQL may read more than the tables it names through placeholders.
       ctx.approximate = true;

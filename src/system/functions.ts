@@ -54,6 +54,8 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
       const loaded = deps.registry.get(name(args));
       const status = deps.registry.status(name(args));
       if (!loaded) return status ? `data source "${name(args)}" is ${status.state}${args.log ? `\n# ${status.log.join('\n# ')}` : ''}` : `unknown data source "${name(args)}"`;
+      // An extension has no schema of its own: its SDL is what it adds to other sources.
+      if (loaded.catalog.extension) return loaded.catalog.extension.files.map((f) => `# ${f.file}\n${f.text}`).join('\n');
       const { schema } = compileSchema([loaded.catalog], []);
       const sdl = printSchema(schema);
       return args.log ? `${sdl}\n# compilation log\n${(status?.log ?? []).map((l) => `# ${l}`).join('\n')}\n` : sdl;

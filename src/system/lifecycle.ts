@@ -1,6 +1,7 @@
 // Loading and unloading data sources (seed 001 `core` functions, SPEC §3.1). Each change compiles
 // the source's catalog with the same compiler codegen uses, then swaps the served schema at once.
 import { compileCatalog } from '../catalog/compile.js';
+import { applyExtensions, compileExtension } from '../catalog/extension.js';
 import { CatalogError } from '../catalog/errors.js';
 import type { ResolvedCatalog, SourceInfo, SourceType } from '../catalog/model.js';
 import type { Config } from '../config/schema.js';
@@ -89,6 +90,8 @@ export class Lifecycle {
     for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path, allowed)));
     if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+    // An extension is checked against the sources served now, itself left out (a reload replaces it).
+    if (row.type === 'extension') return compileExtension(info, files, applyExtensions(this.registry.catalogs().filter((c) => c.source.name !== row.name)).catalogs);
     return compileCatalog(info, files);
   }
 
@@ -147,9 +150,9 @@ export class Lifecycle {
   async loadAll(): Promise<void> {
     this.starting = true;
     try {
-      for (const row of await this.core.dataSources()) {
-        if (!row.disabled) await this.load(row.name);
-      }
+      // Extensions last: they are checked against the sources they depend on (SPEC §3.1).
+      const rows = (await this.core.dataSources()).filter((r) => !r.disabled);
+      for (const row of [...rows.filter((r) => r.type !== 'extension'), ...rows.filter((r) => r.type === 'extension')]) await this.load(row.name);
     } finally {
       this.starting = false;
     }

@@ -81,7 +81,14 @@ export class SvcRuntime {
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
-      schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache, roleSchemas: runtime.roleSchemas });
+      const served = schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache, roleSchemas: runtime.roleSchemas });
+      // An extension waiting for a dependency is loaded, with the reason as its warning (data_source_status).
+      for (const c of registry.catalogs()) {
+        if (!c.extension) continue;
+        const reason = served.dormant.get(c.source.name);
+        const s = registry.status(c.source.name);
+        if (s) registry.setStatus(c.source.name, { ...s, warnings: reason ? [`not applied: ${reason}`] : [] });
+      }
     };
     const coreType = /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
     const coreRuntime = await openSource(config, engine, { name: CORE_SOURCE, type: coreType, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY, create: true });

@@ -12,6 +12,8 @@ export interface FromNode {
   readonly name: readonly string[];
   /** `@view(sql:)` text with its placeholders as parameters. */
   readonly sql?: readonly (string | import('./expr.js').ParamExpr | { readonly kind: 'ident'; readonly parts: readonly string[] })[];
+  /** The parents' keys of a cross-source level, as a table (src/planner/ir/remote.ts). */
+  readonly keys?: import('./remote.js').KeysTable;
 }
 
 export interface OrderItem {
@@ -40,7 +42,9 @@ export type OutField =
   /** Rows of a table function called with this row's values (`@table_function_call_join`). */
   | { readonly kind: 'fn_rows'; readonly key: string; readonly call: import('./expr.js').FunctionExpr; readonly join: readonly { readonly parent: Expr; readonly column: string }[] }
   /** An object built from values of the same row (JSON `struct:` extraction); null when the column is. */
-  | { readonly kind: 'json_object'; readonly key: string; readonly fields: readonly OutField[]; readonly nullWhen?: Expr };
+  | { readonly kind: 'json_object'; readonly key: string; readonly fields: readonly OutField[]; readonly nullWhen?: Expr }
+  /** A cross-source level: the key values, answered by the executor (src/planner/ir/remote.ts). */
+  | import('./remote.js').RemoteOutField;
 
 export interface SelectNode {
   readonly kind: 'select';

@@ -1,5 +1,6 @@
 // DuckDB dialect: JSON built with json_object / json_group_array, lists as DuckDB lists.
 import type { ScalarName } from '../../catalog/model.js';
+import type { KeysTable } from '../../planner/ir/remote.js';
 import type { AggFn, AggregateNode } from '../../planner/ir/aggregate.js';
 import { filterClause, hasSubquery, SqlCompiler, type SqlContext } from '../compiler.js';
 import { intervalText } from '../../shared/duration.js';
@@ -66,6 +67,12 @@ export class DuckDbCompiler extends SqlCompiler {
 
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
+  }
+
+  /** Unnested side by side, the lists give one row per key (they have the same length). */
+  protected override keysTable(keys: KeysTable, ctx: SqlContext): string {
+    const lists = this.keyColumnLists(keys, ctx);
+    return `(SELECT ${keys.columns.map((c, i) => `unnest(CAST(CAST(${lists[i]} AS JSON) AS ${this.sqlType(c.scalar)}[])) AS ${this.quoteIdentifier(c.name)}`).join(', ')})`;
   }
 
   // The result is built from DuckDB structs and lists, and turned into JSON once at the root:

@@ -1,6 +1,8 @@
 // PostgreSQL dialect: JSON built with json_build_object / json_agg, lists as arrays. Wire formats
 // of SPEC §3.4 and the range and geometry filters of §4.1 are documented in docs/postgres.md.
 import type { ScalarName } from '../../catalog/model.js';
+import type { KeysTable } from '../../planner/ir/remote.js';
+import type { FromNode } from '../../planner/ir/select.js';
 import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
 import { geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
 import type { AggFn, AggOut } from '../../planner/ir/aggregate.js';
@@ -66,6 +68,18 @@ export class PostgresCompiler extends SqlCompiler {
 
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
+  }
+
+  /** `unnest(a, b, ...)` zips the lists; each arrives as JSON text and is read as its column's type. */
+  protected override keysTable(keys: KeysTable, ctx: SqlContext): string {
+    const lists = this.keyColumnLists(keys, ctx).map((p, i) => `CAST(ARRAY(SELECT jsonb_array_elements_text(CAST(${p} AS jsonb))) AS ${this.sqlType(keys.columns[i]!.scalar)}[])`);
+    return `unnest(${lists.join(', ')})`;
+  }
+
+  /** The column names follow the function: `unnest(...) AS p(c1, c2)`. */
+  protected override fromNode(f: FromNode, ctx: SqlContext): string {
+    if (!f.keys) return super.fromNode(f, ctx);
+    return `${this.keysTable(f.keys, ctx)} AS ${this.quoteIdentifier(f.alias)}(${f.keys.columns.map((c) => this.quoteIdentifier(c.name)).join(', ')})`;
   }
 
   override compileWrite(w: WriteNode): CompiledSql {

@@ -1,0 +1,179 @@
+// One graph over two sources (issue 19 items 1, 2 and 6): customers in DuckDB (`crm`), orders in
+// PostgreSQL (`sales`), and an extension source (`links`) relating them both ways. Each source's
+// part is one statement, each cross-source level one more, whatever the number of parent rows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSources, type Sources, writeSource } from '../support/sources.js';
+
+const CRM = {
+  name: 'crm',
+  yaml: 'type: duckdb\npath: ":memory:"\nprefix: crm\nseed: seed.sql\n',
+  schema: 'type customers @table(name: "customers") {\n  id: Int! @pk\n  name: String\n  country: String\n}\n',
+  seed: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR, country VARCHAR);\nINSERT INTO customers VALUES (1, 'Ada', 'GB'), (2, 'Alan', 'GB'), (3, 'Grace', 'US'), (4, 'Edsger', 'NL');\n",
+};
+const SALES = {
+  name: 'sales',
+  yaml: 'type: postgres\npath: "[$PG]"\nprefix: sales\n',
+  schema: 'type orders @table(name: "orders") {\n  id: Int! @pk\n  customer_id: Int\n  total: Float\n  status: String\n}\n',
+};
+const PG_SQL = `CREATE TABLE orders (id int PRIMARY KEY, customer_id int, total double precision, status text);
+INSERT INTO orders VALUES (10, 1, 50, 'paid'), (11, 1, 150, 'paid'), (12, 2, 300, 'pending'), (13, 3, 20, 'paid'), (14, NULL, 5, 'paid'), (15, 9, 7, 'paid');`;
+const LINKS = {
+  name: 'links',
+  yaml: 'type: extension\n',
+  schema: `extend type sales_orders @dependency(name: "crm") @references(references_name: "crm_customers", source_fields: ["customer_id"], references_fields: ["id"], query: "customer", references_query: "orders")
+
+extend type crm_customers {
+  "Orders of 100 or more, a declared join into the other source."
+  big_orders: [sales_orders] @join(references_name: "sales_orders", source_fields: ["id"], references_fields: ["customer_id"], sql: "[dest.total] >= 100")
+}
+`,
+};
+
+const ADMIN = { 'x-svc-secret-key': 'k' };
+let s: Sources;
+beforeAll(async () => {
+  s = await startSources({ name: 'svc_cross', pgSql: PG_SQL, sources: [CRM, SALES, LINKS], env: { SECRET_KEY: 'k', CACHE_L1_ENABLED: 'true', CACHE_TTL: '60' } });
+}, 60_000);
+afterAll(() => s?.close());
+
+async function gql(query: string, headers: Record<string, string> = ADMIN) {
+  s.statements.length = 0;
+  const r = await s.app.gql(query, undefined, headers);
+  return { ...r, statements: [...s.statements] };
+}
+
+const perSource = (st: { source: string }[]) => st.reduce<Record<string, number>>((m, x) => ({ ...m, [x.source]: (m[x.source] ?? 0) + 1 }), {});
+
+describe('cross-source relations', () => {
+  it('N:1 from PostgreSQL rows to DuckDB rows: one statement per source', async () => {
+    const r = await gql('{ sales_orders(order_by: [{field: "id"}]) { id customer { name country } } }');
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.sales_orders).toEqual([
+      { id: 10, customer: { name: 'Ada', country: 'GB' } },
+      { id: 11, customer: { name: 'Ada', country: 'GB' } },
+      { id: 12, customer: { name: 'Alan', country: 'GB' } },
+      { id: 13, customer: { name: 'Grace', country: 'US' } },
+      { id: 14, customer: null },
+      { id: 15, customer: null },
+    ]);
+    expect(perSource(r.statements)).toEqual({ sales: 1, crm: 1 });
+    // The keys travel as one list parameter per key column, never one parameter per row.
+    const crm = r.statements.find((x) => x.source === 'crm')!;
+    expect(crm.params.length).toBe(2);
+  });
+
+  it('1:N from DuckDB rows to PostgreSQL rows with nested_*, filters, aggregations and buckets', async () => {
+    const r = await gql(`{ crm_customers(order_by: [{field: "id"}]) {
+      id name
+      orders(order_by: [{field: "id", direction: DESC}], nested_limit: 1) { id }
+      paid: orders(filter: {status: {eq: "paid"}}, order_by: [{field: "id"}]) { id }
+      orders_aggregation { _rows_count total { sum } }
+      orders_bucket_aggregation(order_by: [{field: "key.status"}]) { key { status } aggregations { _rows_count } }
+      big_orders { id total }
+    } }`);
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.crm_customers).toEqual([
+      { id: 1, name: 'Ada', orders: [{ id: 11 }], paid: [{ id: 10 }, { id: 11 }], orders_aggregation: { _rows_count: 2, total: { sum: 200 } }, orders_bucket_aggregation: [{ key: { status: 'paid' }, aggregations: { _rows_count: 2 } }], big_orders: [{ id: 11, total: 150 }] },
+      { id: 2, name: 'Alan', orders: [{ id: 12 }], paid: null, orders_aggregation: { _rows_count: 1, total: { sum: 300 } }, orders_bucket_aggregation: [{ key: { status: 'pending' }, aggregations: { _rows_count: 1 } }], big_orders: [{ id: 12, total: 300 }] },
+      { id: 3, name: 'Grace', orders: [{ id: 13 }], paid: [{ id: 13 }], orders_aggregation: { _rows_count: 1, total: { sum: 20 } }, orders_bucket_aggregation: [{ key: { status: 'paid' }, aggregations: { _rows_count: 1 } }], big_orders: null },
+      { id: 4, name: 'Edsger', orders: null, paid: null, orders_aggregation: { _rows_count: 0, total: { sum: null } }, orders_bucket_aggregation: null, big_orders: null },
+    ]);
+    // One statement for the customers, one per cross-source relation field.
+    expect(perSource(r.statements)).toEqual({ crm: 1, sales: 5 });
+  });
+
+  it('two levels deep and back: DuckDB -> PostgreSQL -> DuckDB, one statement per level', async () => {
+    const r = await gql('{ crm_customers(filter: {id: {lte: 2}}, order_by: [{field: "id"}]) { id name orders(order_by: [{field: "id"}]) { id customer { name } } } }');
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.crm_customers).toEqual([
+      { id: 1, name: 'Ada', orders: [{ id: 10, customer: { name: 'Ada' } }, { id: 11, customer: { name: 'Ada' } }] },
+      { id: 2, name: 'Alan', orders: [{ id: 12, customer: { name: 'Alan' } }] },
+    ]);
+    expect(r.statements.map((x) => x.source)).toEqual(['crm', 'sales', 'crm']);
+  });
+
+  it('inner: true drops parents without related rows of the other source', async () => {
+    const r = await gql('{ sales_orders(order_by: [{field: "id"}]) { id customer(inner: true) { name } } }');
+    expect(r.body.data.sales_orders.map((o: { id: number }) => o.id)).toEqual([10, 11, 12, 13]);
+  });
+
+  it('a filter through a cross-source relation is refused clearly', async () => {
+    const r = await gql('{ sales_orders(filter: {customer: {name: {eq: "Ada"}}}) { id } }');
+    expect(r.body.errors[0].message).toMatch(/reaches "crm_customers" of source "crm"/);
+    expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('permissions and cache across sources (item 6)', () => {
+  beforeAll(async () => {
+    const r = await s.app.gql(`mutation { core { insert_roles(data: {name: "gb_only", description: "British customers only", permissions: [
+      {type_name: "data-object:query", field_name: "crm_customers", filter: {country: {eq: "GB"}}}
+    ]}) { name } } }`, undefined, ADMIN);
+    expect(r.body.errors).toBeUndefined();
+  });
+
+  it('the target row filter holds inside a cross-source relation', async () => {
+    const r = await gql('{ sales_orders(order_by: [{field: "id"}], filter: {id: {in: [11, 13]}}) { id customer { name } } }', { ...ADMIN, 'x-svc-role': 'gb_only' });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.sales_orders).toEqual([{ id: 11, customer: { name: 'Ada' } }, { id: 13, customer: null }]);
+  });
+
+  it('a cached answer names the objects of both sources: a write to either drops it', async () => {
+    const q = '{ sales_orders(filter: {id: {eq: 12}}) @cache(ttl: 60) { id customer { name } } }';
+    expect((await gql(q)).body.data.sales_orders).toEqual([{ id: 12, customer: { name: 'Alan' } }]);
+    expect((await gql(q)).statements).toEqual([]);
+    const w = await gql('mutation { update_crm_customers(filter: {id: {eq: 2}}, data: {name: "Alan T."}) { affected_rows } }');
+    expect(w.body.errors).toBeUndefined();
+    const again = await gql(q);
+    expect(again.body.data.sales_orders).toEqual([{ id: 12, customer: { name: 'Alan T.' } }]);
+    expect(again.statements.length).toBe(2);
+  });
+});
+
+describe('extension sources (item 1)', () => {
+  const load = (name: string) => gql(`mutation { function { core { load_data_source(name: "${name}") { success message } } } }`);
+  const unload = (name: string) => gql(`mutation { function { core { unload_data_source(name: "${name}") { success message } } } }`);
+  const status = async (name: string) => (await gql(`{ function { core { data_source_status(name: "${name}") } } }`)).body.data.function.core.data_source_status;
+
+  it('a dependency unloaded removes the extension fields, and loaded again brings them back, without a restart', async () => {
+    expect((await unload('crm')).body.data.function.core.unload_data_source.success).toBe(true);
+    const gone = await gql('{ sales_orders { id customer { name } } }');
+    expect(gone.body.errors[0].message).toMatch(/Cannot query field "customer" on type "sales_orders"/);
+    expect((await gql('{ sales_orders(filter: {id: {eq: 10}}) { id } }')).body.data.sales_orders).toEqual([{ id: 10 }]);
+    expect(await status('links')).toMatch(/not applied: waiting for "crm" to be loaded/);
+    expect((await load('crm')).body.data.function.core.load_data_source.success).toBe(true);
+    const back = await gql('{ sales_orders(filter: {id: {eq: 10}}) { id customer { name } } }');
+    expect(back.body.data.sales_orders).toEqual([{ id: 10, customer: { name: 'Ada' } }]);
+    expect(await status('links')).toBe('loaded');
+  });
+
+  it('an extension whose dependency is not loaded is refused as a whole', async () => {
+    writeSource(s.root, { name: 'orphan', yaml: 'type: extension\n', schema: 'extend type sales_orders @dependency(name: "billing") {\n  doubled: Float @sql(exp: "[total] * 2")\n}\n' }, '');
+    const ins = await gql(`mutation { core { insert_data_sources(data: {name: "orphan", type: "extension", prefix: "", path: "", catalogs: [{name: "orphan", type: "localFS", path: "${s.root}/orphan"}]}) { name } } }`);
+    expect(ins.body.errors).toBeUndefined();
+    const r = (await load('orphan')).body.data.function.core.load_data_source;
+    expect(r).toEqual({ success: false, message: 'extension "orphan" depends on data source "billing", which is not loaded' });
+    const q = await gql('{ sales_orders { doubled } }');
+    expect(q.body.errors[0].message).toMatch(/Cannot query field "doubled"/);
+  });
+
+  it('merge directives: @replace, @if_not_exists and @drop change another source\'s object', async () => {
+    writeSource(s.root, {
+      name: 'tweaks', yaml: 'type: extension\n',
+      schema: `extend type sales_orders {
+  status: String @drop
+  total: Float @if_not_exists
+  customer_id: Int @replace @sql(exp: "[customer_id] * 100")
+  net: Float @sql(exp: "[total] * 0.8")
+}
+`,
+    }, '');
+    await gql(`mutation { core { insert_data_sources(data: {name: "tweaks", type: "extension", prefix: "", path: "", catalogs: [{name: "tweaks", type: "localFS", path: "${s.root}/tweaks"}]}) { name } } }`);
+    expect((await load('tweaks')).body.data.function.core.load_data_source).toEqual({ success: true, message: 'data source "tweaks" loaded' });
+    const r = await gql('{ sales_orders(filter: {id: {eq: 11}}) { id total net customer_id } }');
+    expect(r.body.data.sales_orders).toEqual([{ id: 11, total: 150, net: 120, customer_id: 100 }]);
+    expect((await gql('{ sales_orders { status } }')).body.errors[0].message).toMatch(/Cannot query field "status"/);
+    expect((await unload('tweaks')).body.data.function.core.unload_data_source.success).toBe(true);
+    expect((await gql('{ sales_orders(filter: {id: {eq: 11}}) { status customer_id } }')).body.data.sales_orders).toEqual([{ status: 'paid', customer_id: 1 }]);
+  });
+});
