@@ -6,10 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 
 const PG_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.SVC_TEST_REDIS ?? '127.0.0.1:6379';
+const MYSQL_URL = process.env.SVC_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
 async function checkPostgres() {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
@@ -26,6 +28,18 @@ async function checkPostgres() {
   return null;
 }
 
+async function checkMysql() {
+  const u = new URL(MYSQL_URL);
+  try {
+    const c = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectTimeout: 3000 });
+    await c.end();
+  } catch (e) {
+    const safe = MYSQL_URL.replace(/:[^:@/]*@/, ':***@');
+    return `MariaDB/MySQL is not reachable at ${safe} (${e.message}).\n  Start it with: service mariadb start (or mysqld_safe --bind-address=127.0.0.1 &)\n  or point SVC_TEST_MYSQL_URL at a server whose user may create databases.`;
+  }
+  return null;
+}
+
 function checkRedis() {
   const [host, port] = REDIS.split(':');
   return new Promise((resolve) => {
@@ -36,7 +50,7 @@ function checkRedis() {
   });
 }
 
-const problems = (await Promise.all([checkPostgres(), checkRedis()])).filter(Boolean);
+const problems = (await Promise.all([checkPostgres(), checkRedis(), checkMysql()])).filter(Boolean);
 if (problems.length) {
   console.error(`npm test needs these services:\n${problems.join('\n')}`);
   process.exit(1);
@@ -52,7 +66,7 @@ if (build.status !== 0) {
 
 const report = join(mkdtempSync(join(tmpdir(), 'svc-vitest-')), 'report.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, SVC_TEST_PG_URL: PG_URL, SVC_TEST_REDIS: REDIS } });
+const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, SVC_TEST_PG_URL: PG_URL, SVC_TEST_REDIS: REDIS, SVC_TEST_MYSQL_URL: MYSQL_URL } });
 try {
   const j = JSON.parse(readFileSync(report, 'utf8'));
   const skipped = j.numPendingTests + (j.numTodoTests ?? 0);

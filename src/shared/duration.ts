@@ -16,3 +16,18 @@ export function intervalText(value: string): string {
   }
   return parts.join(' ');
 }
+
+const FIXED_SECONDS = [0, 0, 604800, 86400, 3600, 60, 1];
+
+/**
+ * "PT2H" -> 7200: a duration of fixed length in seconds, for engines without interval values
+ * (MySQL time bins). Years and months have no fixed length and are refused.
+ */
+export function durationSeconds(value: string): number {
+  const m = ISO.exec(value.trim());
+  if (!m || value.trim().endsWith('T')) throw new PublicError(ErrorCode.BadUserInput, `invalid duration "${value}" (an ISO-8601 duration such as "PT2H")`);
+  if (m[2] !== undefined || m[3] !== undefined) throw new PublicError(ErrorCode.BadUserInput, `duration "${value}" has years or months, which have no fixed length`);
+  const seconds = m.slice(2).reduce((sum, v, i) => sum + (v === undefined ? 0 : Number(v) * FIXED_SECONDS[i]!), 0);
+  if (seconds <= 0) throw new PublicError(ErrorCode.BadUserInput, `duration "${value}" must be positive`);
+  return m[1] ? -seconds : seconds;
+}

@@ -5,6 +5,7 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { DuckDbEngine } from './duckdb/engine.js';
 import { ExtensionSource } from './extension/source.js';
 import { DuckDbSource } from './duckdb/source.js';
+import { MysqlSource } from './mysql/source.js';
 import { PostgresSource } from './postgres/source.js';
 import type { DataSourceRuntime } from './types.js';
 
@@ -33,6 +34,8 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
       return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     case 'extension':
       return new ExtensionSource(spec.name);
+    case 'mysql':
+      return MysqlSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:
       throw new PublicError(ErrorCode.BadUserInput, `data source type "${spec.type}" is not supported yet`);
   }

@@ -13,6 +13,8 @@ import { openSource } from '../sources/open.js';
 import { missingInDatabase } from '../sources/schema-check.js';
 import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
 import { PostgresSource } from '../sources/postgres/source.js';
+import { introspectMysql } from '../sources/mysql/introspect.js';
+import { MysqlSource } from '../sources/mysql/source.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import { resolve } from 'node:path';
@@ -54,12 +56,25 @@ export class Lifecycle {
     await this.persist().catch((e: Error) => this.log.warn({ error: e.message }, 'compiled catalogs not stored in the core database'));
   }
 
-  /** The catalog SDL a PostgreSQL source's database describes (SPEC §3.1 self_defined), for the schema in its path. */
+  /** The catalog SDL a PostgreSQL or MySQL source's database describes (SPEC §3.1 self_defined), for the schema in its path. */
   private async introspected(row: DataSourceRow): Promise<IntrospectedCatalog> {
-    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from postgres sources only; "${row.name}" is ${row.type}`);
+    if (row.type === 'mysql') return this.introspectedMysql(row);
+    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from postgres and mysql sources only; "${row.name}" is ${row.type}`);
     const url = substituteEnv(row.path ?? '');
     const loaded = this.registry.get(row.name)?.runtime;
     return introspect(loaded instanceof PostgresSource ? loaded : url, new URL(url).searchParams.get('schema') ?? 'public', row.name);
+  }
+
+  /** MySQL: from the loaded source, or from a connection of its own that is closed after. */
+  private async introspectedMysql(row: DataSourceRow): Promise<IntrospectedCatalog> {
+    const loaded = this.registry.get(row.name)?.runtime;
+    if (loaded instanceof MysqlSource) return introspectMysql(loaded, row.name);
+    const source = await MysqlSource.connect({ name: row.name, url: substituteEnv(row.path ?? ''), readOnly: true, maxConnections: 1, statementTimeoutMs: this.config.QUERY_TIMEOUT });
+    try {
+      return await introspectMysql(source, row.name);
+    } finally {
+      await source.close();
+    }
   }
 
   /** describe_data_source_schema(self: true): the derived catalog SDL (its warnings are comments at the top). */
@@ -69,7 +84,7 @@ export class Lifecycle {
     const found = await this.introspected(row);
     if (!log) return found.sdl;
     try {
-      const info: SourceInfo = { name: row.name, type: 'postgres', prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+      const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
       const compiled = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
       return `${found.sdl}\n# compilation log\n# compiled ${compiled.objects.length} data objects\n${compiled.warnings.map((w) => `# ${w}`).join('\n')}\n`;
     } catch (e) {
@@ -81,7 +96,7 @@ export class Lifecycle {
   private async compile(row: DataSourceRow): Promise<ResolvedCatalog> {
     if (row.self_defined) {
       const found = await this.introspected(row);
-      const info: SourceInfo = { name: row.name, type: 'postgres', prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+      const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
       const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
       return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
     }

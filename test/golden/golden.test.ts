@@ -11,9 +11,21 @@ const ROOT = import.meta.dirname;
 // 'write' runs last: its cases change the data, in order, and read back what they wrote.
 const AREAS = ['read', 'aggregate', 'write'];
 
+/**
+ * Cases that do not run on MySQL / MariaDB, and why (docs/mysql.md lists the same). Each one is
+ * still asked of MySQL, and must answer with an error naming what is missing, never other data.
+ */
+const NOT_ON_MYSQL: Readonly<Record<string, string>> = {
+  'read/engine-table-function': 'MariaDB has no generate_series (its sequence engine is a storage engine, not a function)',
+  'read/functions': 'functions returning rows (is_table): MySQL has no table functions, and rows of an sql template have no JSON form without their column names',
+  'read/geometry': 'geometry: MariaDB spatial functions have no GeoJSON transforms and measurements matching PostGIS; Geometry columns are not served on mysql',
+  'aggregate/geometry': 'geometry aggregations (union, extent, intersection)',
+  'aggregate/relation-aggregations-per-parent': 'bucket aggregations of a relation need a derived table that sees the parent row (LATERAL), which MariaDB lacks',
+};
+
 let dialects: Dialects;
 beforeAll(async () => {
-  dialects = await startDialects();
+  dialects = await startDialects({}, { mysql: true });
 }, 120_000);
 afterAll(() => dialects?.close());
 
@@ -33,6 +45,10 @@ for (const area of AREAS) {
         for (const d of dialects.all) {
           d.statements.length = 0;
           const r = await d.app.gql(query, variables);
+          if (d.name === 'mysql' && NOT_ON_MYSQL[`${area}/${name}`]) {
+            expect(r.body.errors?.length, `mysql answered ${area}/${name}, which NOT_ON_MYSQL lists: ${r.text}`).toBeGreaterThan(0);
+            continue;
+          }
           expect(r.status, `${d.name}: ${r.text}`).toBe(200);
           if (first === undefined) {
             first = r.body;

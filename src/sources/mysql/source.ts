@@ -1,0 +1,196 @@
+// A `mysql` data source (MySQL or MariaDB; SPEC §3.1): a mysql2 pool. Statements are written by
+// the MySQL compiler with `$n` placeholders and sent as server-side prepared statements with `?`.
+import mysql from 'mysql2/promise';
+import type { DataObject } from '../../catalog/model.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import type { PoolStats } from '../../shared/metrics.js';
+import { parseDbJson } from '../../shared/json.js';
+import type { CompiledSql } from '../../sql/compiler.js';
+import { MysqlCompiler } from '../../sql/dialects/mysql.js';
+import { redactUrl } from '../postgres/source.js';
+import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
+import { mysqlError } from './errors.js';
+import { positional } from './placeholders.js';
+
+const compiler = new MysqlCompiler();
+
+/** Big enough for GROUP_CONCAT lists of a few hundred thousand values (list aggregations). */
+const GROUP_CONCAT_MAX = 64 * 1024 * 1024;
+
+export interface MysqlSourceOptions {
+  readonly name: string;
+  /** mysql://user:pass@host:port/database with [$ENV] already substituted. */
+  readonly url: string;
+  readonly readOnly: boolean;
+  readonly maxConnections: number;
+  readonly statementTimeoutMs?: number;
+}
+
+type Conn = mysql.PoolConnection | mysql.Connection;
+
+/**
+ * Session settings of every connection: `"identifiers"` (the base compiler's quoting), UTC (a
+ * TIMESTAMP column reads and writes UTC; DATETIME is naive), and the statement time limit.
+ */
+function sessionSql(timeoutMs: number): string {
+  const limit = timeoutMs > 0 ? `, max_statement_time = ${(timeoutMs / 1000).toFixed(3)}` : '';
+  return `SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES'), time_zone = '+00:00', group_concat_max_len = ${GROUP_CONCAT_MAX}${limit}`;
+}
+
+function connectionOptions(url: URL, timeoutMs: number): mysql.ConnectionOptions {
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: decodeURIComponent(url.pathname.slice(1)),
+    charset: 'utf8mb4',
+    timezone: 'Z',
+    // Dates as the text the server wrote and integers beyond 2^53 as text: nothing is rounded.
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    // JSON as text: svc parses it itself, keeping integers beyond 2^53 exact (SPEC §3.4).
+    jsonStrings: true,
+    connectTimeout: Math.min(10_000, timeoutMs > 0 ? timeoutMs : 10_000),
+  };
+}
+
+function prepared(stmt: CompiledSql): { sql: string; values: unknown[] } {
+  const p = positional(stmt.sql, stmt.params);
+  return { sql: p.sql, values: p.params };
+}
+
+function wrap(c: Conn, source: string, timeoutMs: number): SourceConnection {
+  return {
+    async all(stmt) {
+      try {
+        const [rows] = await c.execute(prepared(stmt) as never);
+        return rows as Row[];
+      } catch (e) {
+        throw mysqlError(e, source, timeoutMs);
+      }
+    },
+    async write(stmt) {
+      try {
+        const [result] = await c.execute(prepared(stmt) as never);
+        // INSERT ... RETURNING answers rows; UPDATE and DELETE a header with the matched count.
+        if (Array.isArray(result)) return { changed: result.length, rows: result as Row[] };
+        return { changed: (result as mysql.ResultSetHeader).affectedRows, rows: [] };
+      } catch (e) {
+        throw mysqlError(e, source, timeoutMs);
+      }
+    },
+  };
+}
+
+export class MysqlSource implements DataSourceRuntime {
+  readonly type = 'mysql' as const;
+  readonly compiler = compiler;
+
+  private constructor(
+    readonly name: string,
+    readonly readOnly: boolean,
+    private readonly pool: mysql.Pool,
+    private readonly database: string,
+    private readonly timeoutMs: number,
+    private readonly options: mysql.ConnectionOptions,
+    /** Functions the database defines (called qualified); others are the server's own (bare). */
+    private readonly routines: ReadonlySet<string>,
+  ) {}
+
+  static async connect(o: MysqlSourceOptions): Promise<MysqlSource> {
+    const url = new URL(o.url);
+    const timeoutMs = o.statementTimeoutMs ?? 60_000;
+    const options = connectionOptions(url, timeoutMs);
+    if (!options.database) throw new PublicError(ErrorCode.BadUserInput, `data source "${o.name}": the mysql path names no database (mysql://user@host:3306/database)`);
+    const pool = mysql.createPool({ ...options, connectionLimit: o.maxConnections > 0 ? o.maxConnections : 10, maxIdle: 2, idleTimeout: 30_000, enableKeepAlive: true });
+    // Every new connection gets the session settings before its first statement.
+    pool.pool.on('connection', (c) => c.query(sessionSql(timeoutMs)));
+    let routines: Row[];
+    try {
+      [routines] = (await pool.query('SELECT routine_name AS name FROM information_schema.routines WHERE routine_schema = ?', [options.database])) as unknown as [Row[]];
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
+    }
+    return new MysqlSource(o.name, o.readOnly, pool, options.database!, timeoutMs, options, new Set(routines.map((r) => String(r.name))));
+  }
+
+  get defaultSchema(): string {
+    return this.database;
+  }
+
+  tableName(obj: DataObject): readonly string[] {
+    const parts = splitTableName(obj.table);
+    return parts.length === 1 ? [this.database, parts[0]!] : parts;
+  }
+
+  functionName(name: string): readonly string[] {
+    return this.routines.has(name) ? [this.database, name] : [name];
+  }
+
+  lineageDataset(table: readonly string[]): { namespace: string; name: string } {
+    return { namespace: `mysql://${this.options.host}:${this.options.port}`, name: table.join('.') };
+  }
+
+  async queryJson(stmt: CompiledSql): Promise<unknown> {
+    const rows = await wrap(this.pool, this.name, this.timeoutMs).all(stmt);
+    const v = rows[0] ? Object.values(rows[0])[0] : null;
+    if (v === null || v === undefined) return null;
+    return parseDbJson(Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+  }
+
+  async rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return wrap(this.pool, this.name, this.timeoutMs).all({ sql, params });
+  }
+
+  async transaction<T>(fn: (conn: SourceConnection) => Promise<T>, _owner?: object): Promise<T> {
+    const c = await this.pool.getConnection();
+    try {
+      await c.query('START TRANSACTION');
+      try {
+        const out = await fn(wrap(c, this.name, this.timeoutMs));
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    } finally {
+      c.release();
+    }
+  }
+
+  /** Raw SQL, several statements allowed (seeding): on a connection of its own. */
+  async exec(sql: string): Promise<void> {
+    const c = await mysql.createConnection({ ...this.options, multipleStatements: true });
+    try {
+      await c.query(sessionSql(this.timeoutMs));
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  }
+
+  poolStats(): PoolStats {
+    // mysql2 keeps its pool's connections in these queues.
+    const p = this.pool.pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+    const all = p._allConnections?.length ?? 0;
+    const idle = p._freeConnections?.length ?? 0;
+    return { inUse: all - idle, idle, waiting: p._connectionQueue?.length ?? 0 };
+  }
+
+  async ping(): Promise<string | undefined> {
+    try {
+      await this.pool.query('SELECT 1');
+      return undefined;
+    } catch (e) {
+      return `data source "${this.name}" is unreachable: ${(e as Error).message}`;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,338 @@
+// MySQL / MariaDB dialect (docs/mysql.md). JSON is built with JSON_OBJECT / JSON_ARRAYAGG inside
+// one statement, as on the other engines. MariaDB has no LATERAL and no outer references inside
+// derived tables, so per-parent limits are the aggregate's own `ORDER BY ... LIMIT`, and a FILTER
+// clause is a CASE inside the aggregate. Sessions run with ANSI_QUOTES (src/sources/mysql), so the
+// base compiler's `"identifier"` quoting is kept; placeholders stay `$n` until the source sends them.
+import type { ScalarName } from '../../catalog/model.js';
+import type { AggFn, AggOut, AggregateNode } from '../../planner/ir/aggregate.js';
+import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
+import type { CompareNode, InGroupNode } from '../../planner/ir/filter.js';
+import type { WriteNode } from '../../planner/ir/mutation.js';
+import type { SelectNode } from '../../planner/ir/select.js';
+import { durationSeconds } from '../../shared/duration.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { SqlCompiler, type SqlContext } from '../compiler.js';
+import { jsonKey } from '../keys.js';
+
+const TYPES: Record<ScalarName, string> = {
+  String: 'CHAR', Int: 'SIGNED', BigInt: 'SIGNED', Float: 'DOUBLE', Boolean: 'SIGNED', Date: 'DATE',
+  Time: 'TIME(6)', Timestamp: 'DATETIME(6)', DateTime: 'DATETIME(6)', Interval: 'CHAR', JSON: 'CHAR',
+  Geometry: 'CHAR', IntRange: 'CHAR', BigIntRange: 'CHAR', TimestampRange: 'CHAR', H3Cell: 'CHAR', Vector: 'CHAR',
+};
+
+/** Scalars MySQL takes as bound (mysql2 sends numbers and text typed); the rest are cast. */
+const PLAIN = new Set<ScalarName>(['String', 'Int', 'Float', 'JSON', 'H3Cell']);
+
+/** GROUP_CONCAT joins with this; a client separator replaces it after (SEPARATOR takes literals only). */
+const UNIT_SEP = "X'1F'";
+
+/** `date_trunc` units as the start of the period of a DATETIME. */
+const TRUNC: Readonly<Record<string, (x: string) => string>> = {
+  minute: (x) => `DATE_FORMAT(${x}, '%Y-%m-%d %H:%i:00')`,
+  hour: (x) => `DATE_FORMAT(${x}, '%Y-%m-%d %H:00:00')`,
+  day: (x) => `DATE(${x})`,
+  week: (x) => `(DATE(${x}) - INTERVAL WEEKDAY(${x}) DAY)`,
+  month: (x) => `DATE_FORMAT(${x}, '%Y-%m-01')`,
+  quarter: (x) => `(MAKEDATE(YEAR(${x}), 1) + INTERVAL (QUARTER(${x}) - 1) QUARTER)`,
+  year: (x) => `MAKEDATE(YEAR(${x}), 1)`,
+};
+
+/** TimeExtract parts (as the base compiler names them) -> MySQL functions. */
+const EXTRACT: Readonly<Record<string, (x: string) => string>> = {
+  epoch: (x) => `UNIX_TIMESTAMP(${x})`, minute: (x) => `MINUTE(${x})`, hour: (x) => `HOUR(${x})`, day: (x) => `DAYOFMONTH(${x})`,
+  doy: (x) => `DAYOFYEAR(${x})`, dow: (x) => `(DAYOFWEEK(${x}) - 1)`, isodow: (x) => `(WEEKDAY(${x}) + 1)`, week: (x) => `WEEK(${x}, 3)`,
+  month: (x) => `MONTH(${x})`, year: (x) => `YEAR(${x})`, isoyear: (x) => `(YEARWEEK(${x}, 3) DIV 100)`, quarter: (x) => `QUARTER(${x})`,
+};
+const EXTRACT_NAMES: Readonly<Record<string, string>> = { iso_dow: 'isodow', iso_year: 'isoyear' };
+
+/** `2025-03-15T09:00:00Z` / `+02:00` -> the UTC DATETIME text MySQL reads (sessions run in UTC). */
+function utcDateTime(value: string): string {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw new PublicError(ErrorCode.BadUserInput, `invalid Timestamp value "${value}"`);
+  const frac = /\.(\d{1,6})/.exec(value)?.[1] ?? '';
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')}${frac ? `.${frac.padEnd(6, '0')}` : ''}`;
+}
+
+export class MysqlCompiler extends SqlCompiler {
+  readonly dialect = 'mysql';
+
+  protected override sqlType(scalar: ScalarName): string {
+    return TYPES[scalar];
+  }
+
+  /** MySQL sorts nulls first ascending, last descending: svc's own order (docs/sql.md). */
+  protected override nullsFirstByDefault(desc: boolean): boolean {
+    return !desc;
+  }
+
+  protected override bindValue(value: unknown, scalar: ScalarName): unknown {
+    if (value === null || value === undefined) return null;
+    if (scalar === 'Boolean' && typeof value === 'boolean') return value ? 1 : 0;
+    if (scalar === 'Timestamp' && typeof value === 'string') return utcDateTime(value);
+    if (scalar === 'DateTime' && typeof value === 'string') return value.replace('T', ' ');
+    // Time bins take seconds (MySQL has no interval values).
+    if (scalar === 'Interval' && typeof value === 'string') return durationSeconds(value);
+    return super.bindValue(value, scalar);
+  }
+
+  protected override placeholder(p: ParamExpr, ctx: SqlContext): string {
+    if (p.list) {
+      const values = Array.isArray(p.value) ? p.value : [p.value];
+      return `JSON_ARRAY(${values.map((v) => this.placeholder({ ...p, list: false, value: v }, ctx)).join(', ')})`;
+    }
+    const n = `$${ctx.add(this.bindValue(p.value, p.scalar))}`;
+    return PLAIN.has(p.scalar) || p.scalar === 'Interval' ? n : `CAST(${n} AS ${this.sqlType(p.scalar)})`;
+  }
+
+  // ---- JSON ---------------------------------------------------------------------------------
+  protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
+    return `JSON_OBJECT(${pairs.map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`;
+  }
+
+  protected override jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean, limit = ''): string {
+    const agg = `JSON_ARRAYAGG(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''}${limit})`;
+    return emptyAsNull ? agg : `COALESCE(${agg}, JSON_ARRAY())`;
+  }
+
+  protected override singletonList(object: string): string {
+    return `JSON_ARRAY(${object})`;
+  }
+
+  /** Rows of a FROM item have no JSON form without their column names (functions returning rows). */
+  protected override rowValue(_alias: string): string {
+    throw new PublicError(ErrorCode.BadUserInput, 'functions returning rows are not supported on mysql sources');
+  }
+
+  /** Any value as JSON text: the root of a function call is parsed as JSON. */
+  protected override valueJson(expr: string): string {
+    return `JSON_EXTRACT(JSON_ARRAY(${expr}), '$[0]')`;
+  }
+
+  protected override castJson(expr: string): string {
+    return `JSON_EXTRACT(${expr}, '$')`;
+  }
+
+  protected override jsonPath(expr: string, path: readonly string[], as: 'json' | 'text' | 'number' | 'boolean', ctx: SqlContext): string {
+    const p = `$${ctx.add(`$.${path.map((k) => JSON.stringify(k)).join('.')}`)}`;
+    if (as === 'json') return `JSON_EXTRACT(${expr}, ${p})`;
+    const text = `JSON_VALUE(${expr}, ${p})`;
+    // Values that are not numbers (or booleans) count as missing rather than failing the query.
+    if (as === 'number') return `(CASE WHEN JSON_TYPE(JSON_EXTRACT(${expr}, ${p})) IN ('INTEGER', 'DOUBLE', 'DECIMAL') THEN CAST(${text} AS DOUBLE) END)`;
+    if (as === 'boolean') return `(CASE WHEN JSON_TYPE(JSON_EXTRACT(${expr}, ${p})) = 'BOOLEAN' THEN ${text} = 'true' END)`;
+    return text;
+  }
+
+  protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, _ctx: SqlContext): string {
+    if (list) return expr;
+    switch (scalar) {
+      // MySQL booleans are integers; JSON wants true/false.
+      case 'Boolean':
+        return `IF(${expr} IS NULL, NULL, IF(${expr}, TRUE, FALSE))`;
+      case 'Timestamp':
+        return `IF(MICROSECOND(${expr}) = 0, DATE_FORMAT(${expr}, '%Y-%m-%dT%H:%i:%sZ'), DATE_FORMAT(${expr}, '%Y-%m-%dT%H:%i:%s.%fZ'))`;
+      case 'DateTime':
+        return `IF(MICROSECOND(${expr}) = 0, DATE_FORMAT(${expr}, '%Y-%m-%dT%H:%i:%s'), DATE_FORMAT(${expr}, '%Y-%m-%dT%H:%i:%s.%f'))`;
+      case 'Date':
+        return `DATE_FORMAT(${expr}, '%Y-%m-%d')`;
+      case 'Time':
+        return `TIME_FORMAT(${expr}, '%H:%i:%s')`;
+      // DECIMAL columns served as Float print their scale (1.50); the wire format is a double.
+      case 'Float':
+        return `CAST(${expr} AS DOUBLE)`;
+      case 'JSON':
+        return `JSON_EXTRACT(${expr}, '$')`;
+      default:
+        return expr;
+    }
+  }
+
+  // ---- times --------------------------------------------------------------------------------
+  /** Sessions run in UTC; other request time zones need the server's zone tables (docs/mysql.md). */
+  private utcOnly(ctx: SqlContext): void {
+    if (ctx.timezone !== 'UTC') throw new PublicError(ErrorCode.BadUserInput, `time zone "${ctx.timezone}" is not supported on mysql sources (UTC only)`);
+  }
+
+  protected override truncTime(unit: string, expr: string, scalar: ScalarName, ctx: SqlContext): string {
+    const trunc = TRUNC[unit];
+    if (!trunc) throw new PublicError(ErrorCode.BadUserInput, `invalid time bucket "${unit}"`);
+    if (scalar === 'Timestamp') this.utcOnly(ctx);
+    return `CAST(${trunc(expr)} AS DATETIME(6))`;
+  }
+
+  protected override truncInZone(): string {
+    throw new PublicError(ErrorCode.BadUserInput, 'time zones other than UTC are not supported on mysql sources');
+  }
+
+  protected override inZone(): string {
+    throw new PublicError(ErrorCode.BadUserInput, 'time zones other than UTC are not supported on mysql sources');
+  }
+
+  /** Bins of `interval` seconds counted from 2000-01-01 00:00 UTC (946684800). */
+  protected override timeBin(interval: string, expr: string): string {
+    return `FROM_UNIXTIME(FLOOR((UNIX_TIMESTAMP(${expr}) - 946684800) / ${interval}) * ${interval} + 946684800)`;
+  }
+
+  protected override expr(e: Expr, ctx: SqlContext): string {
+    if (e.kind !== 'extract') return super.expr(e, ctx);
+    const part = EXTRACT[EXTRACT_NAMES[e.part] ?? e.part];
+    if (!part) throw new PublicError(ErrorCode.BadUserInput, `invalid extract part "${e.part}"`);
+    if (e.scalar === 'Timestamp' && e.part !== 'epoch') this.utcOnly(ctx);
+    const n = `CAST(FLOOR(${part(this.expr(e.expr, ctx))}) AS SIGNED)`;
+    if (e.divide === undefined) return n;
+    if (!Number.isSafeInteger(e.divide) || e.divide === 0) throw new PublicError(ErrorCode.BadUserInput, 'extract_divide must be a non-zero integer');
+    return `CAST(FLOOR(${n} / ${e.divide}) AS SIGNED)`;
+  }
+
+  // ---- filters ------------------------------------------------------------------------------
+  protected override compare(f: CompareNode, ctx: SqlContext): string {
+    if (!f.list) {
+      // Comparisons follow the column's collation (docs/mysql.md); ilike ignores case whatever it is.
+      if (f.op === 'ilike') return `LOWER(${this.expr(f.left, ctx)}) LIKE LOWER(${this.param(f.right, ctx)})`;
+    }
+    return super.compare(f, ctx);
+  }
+
+  protected override regexMatch(left: string, right: string): string {
+    return `${left} REGEXP ${right}`;
+  }
+
+  protected override jsonHasKey(left: string, key: string): string {
+    return `JSON_CONTAINS_PATH(${left}, 'one', CONCAT('$.', JSON_QUOTE(${key})))`;
+  }
+
+  protected override jsonContains(left: string, right: string): string {
+    return `JSON_CONTAINS(${left}, ${right})`;
+  }
+
+  protected override listContainsAll(left: string, right: string): string {
+    return `JSON_CONTAINS(${left}, ${right})`;
+  }
+
+  protected override listIntersects(left: string, right: string): string {
+    return `JSON_OVERLAPS(${left}, ${right})`;
+  }
+
+  protected override inGroup(f: InGroupNode, ctx: SqlContext): string {
+    const member = this.expr(f.member, ctx);
+    const kept = f.filter ? `CASE WHEN ${this.filter(f.filter, ctx)} THEN ${member} END` : member;
+    return `JSON_CONTAINS(JSON_ARRAYAGG(${kept}), JSON_ARRAY(${this.expr(f.value, ctx)}))`;
+  }
+
+  // ---- lists of rows ------------------------------------------------------------------------
+  /**
+   * A derived table cannot see the parent row in MariaDB: a related list with limit/offset cuts in
+   * the aggregate (`JSON_ARRAYAGG(... ORDER BY ... LIMIT n OFFSET m)`); `distinct_on` uses a window
+   * over a derived table where that table needs no parent row (root lists).
+   */
+  protected override arrayOf(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label?: string): string {
+    if (label && !sel.joins?.length) return this.rootArray(sel, ctx, emptyAsNull, label);
+    const limited = sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length;
+    if (!limited || sel.joins?.length) return super.arrayOf(sel, ctx, emptyAsNull, label);
+    if (sel.distinctOn?.length) {
+      if (sel.correlate) throw new PublicError(ErrorCode.BadUserInput, 'distinct_on in a relation is not supported on mysql sources');
+      return super.arrayOf({ ...this.distinctRows(sel, ctx), distinctOn: undefined }, ctx, emptyAsNull, label);
+    }
+    if (!sel.correlate) return super.arrayOf(sel, ctx, emptyAsNull, label);
+    const order = this.orderList(sel.orderBy, ctx);
+    const as = label ? ` AS ${label}` : '';
+    const agg = this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull, this.limitOffset(sel.limit ?? 2 ** 53 - 1, sel.offset, ctx));
+    return `SELECT ${agg}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+  }
+
+  /**
+   * The root list: objects are built row by row in a derived table and aggregated outside it.
+   * MariaDB refuses an aggregate around a subquery that reads a grouped view ("Invalid use of group
+   * function", customers { revenue { ... } }); built this way the root holds no such aggregate.
+   */
+  private rootArray(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label: string): string {
+    const s = sel.distinctOn?.length ? { ...this.distinctRows(sel, ctx), distinctOn: undefined } : sel;
+    const order = this.orderList(s.orderBy, ctx);
+    const rn = order ? `, ROW_NUMBER() OVER (ORDER BY ${order}) AS "__svc_rn"` : '';
+    const inner = `SELECT ${this.objectOf(s, ctx)} AS "__svc_j"${rn} FROM ${this.from(s, ctx)}${this.whereClause(s, ctx)}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(s.limit, s.offset, ctx)}`;
+    return `SELECT ${this.jsonArrayAgg('"_s"."__svc_j"', order ? '"_s"."__svc_rn"' : '', emptyAsNull)} AS ${label} FROM (${inner}) AS "_s"`;
+  }
+
+  /** DISTINCT ON as the first row of each partition: a derived table of the kept rows. */
+  private distinctRows(sel: SelectNode, ctx: SqlContext): SelectNode {
+    const alias = this.quoteIdentifier(sel.from.alias);
+    const keys = sel.distinctOn!.map((e) => this.expr(e, ctx)).join(', ');
+    const order = this.orderList(sel.orderBy, ctx);
+    const ranked = `SELECT ${alias}.*, ROW_NUMBER() OVER (PARTITION BY ${keys}${order ? ` ORDER BY ${order}` : ''}) AS "__svc_d" FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+    return { ...sel, from: { kind: 'from', alias: sel.from.alias, name: [], sql: [`SELECT * FROM (${ranked}) AS ${alias} WHERE "__svc_d" = 1`] }, where: undefined, correlate: undefined, joins: undefined, pre: undefined, orderBy: [...sel.distinctOn!.map((expr) => ({ expr, desc: false })), ...sel.orderBy] };
+  }
+
+  /** Buckets are built in a derived table, which cannot see a parent row: root buckets only. */
+  protected override aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
+    if (node.groupBy && node.rows.correlate) throw new PublicError(ErrorCode.BadUserInput, 'bucket aggregations of a relation are not supported on mysql sources');
+    return super.aggregate(node, ctx, label);
+  }
+
+  protected override aggSource(node: AggregateNode, ctx: SqlContext): string {
+    const rows = node.rows;
+    const limited = rows.limit !== undefined || rows.offset !== undefined || !!rows.distinctOn?.length;
+    if (limited && rows.correlate) throw new PublicError(ErrorCode.BadUserInput, 'limit, offset or distinct_on on an aggregation of a relation is not supported on mysql sources');
+    if (rows.distinctOn?.length) return super.aggSource({ ...node, rows: { ...this.distinctRows(rows, ctx), distinctOn: undefined } }, ctx);
+    return super.aggSource(node, ctx);
+  }
+
+  // ---- aggregates ---------------------------------------------------------------------------
+  protected override aggValue(f: AggOut, ctx: SqlContext, rendered: boolean): string {
+    if (f.kind !== 'agg' || (f.fn !== 'any' && f.fn !== 'last')) return super.aggValue(f, ctx, rendered);
+    // The first or last of the collected non-null values, typed back from their JSON text.
+    const arg = this.expr(f.arg, ctx);
+    const order = f.order?.length ? this.orderList(f.order, ctx) : '';
+    const list = this.aggregateCall('list', arg, false, undefined, f.filter ? this.filter(f.filter, ctx) : undefined, order);
+    const at = f.fn === 'any' ? '$[0]' : '$[last]';
+    const value = this.typed(`JSON_VALUE(${list}, '${at}')`, f.scalar);
+    return rendered ? this.renderScalar(value, f.scalar, false, ctx) : value;
+  }
+
+  /** JSON text back to a value of the scalar. */
+  private typed(text: string, scalar: ScalarName): string {
+    switch (scalar) {
+      case 'Int': case 'BigInt': return `CAST(${text} AS SIGNED)`;
+      case 'Float': return `CAST(${text} AS DOUBLE)`;
+      case 'Boolean': return `(${text} = 'true')`;
+      case 'Date': case 'Time': case 'Timestamp': case 'DateTime': return `CAST(${text} AS ${this.sqlType(scalar)})`;
+      default: return text;
+    }
+  }
+
+  protected override aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string {
+    const d = distinct ? 'DISTINCT ' : '';
+    const kept = (value: string, ...extra: string[]) => {
+      const cond = [filter, ...extra].filter(Boolean).join(' AND ');
+      return cond ? `CASE WHEN ${cond} THEN ${value} END` : value;
+    };
+    const by = order ? ` ORDER BY ${order}` : distinct && arg ? ` ORDER BY ${arg}` : '';
+    switch (fn) {
+      case 'count': return arg ? `count(${d}${kept(arg)})` : filter ? `count(${kept('1')})` : 'count(*)';
+      // JSON_ARRAYAGG keeps nulls: non-null values are concatenated as one-element arrays and unwrapped.
+      case 'list': return `JSON_EXTRACT(CONCAT('[', GROUP_CONCAT(${d}${kept(`JSON_ARRAY(${arg})`, `${arg} IS NOT NULL`)}${by} SEPARATOR ','), ']'), '$[*][0]')`;
+      case 'string_agg': {
+        const joined = `GROUP_CONCAT(${d}${kept(`CAST(${arg} AS CHAR)`)}${by} SEPARATOR ${UNIT_SEP})`;
+        return sep ? `REPLACE(${joined}, ${UNIT_SEP}, ${sep})` : `REPLACE(${joined}, ${UNIT_SEP}, ',')`;
+      }
+      case 'avg': return `CAST(avg(${d}${kept(arg!)}) AS DOUBLE)`;
+      case 'bool_and': return `IF(min(${kept(arg!)}) IS NULL, NULL, IF(min(${kept(arg!)}), TRUE, FALSE))`;
+      case 'bool_or': return `IF(max(${kept(arg!)}) IS NULL, NULL, IF(max(${kept(arg!)}), TRUE, FALSE))`;
+      case 'sum': case 'min': case 'max': return `${fn}(${d}${kept(arg!)})`;
+      default: throw new PublicError(ErrorCode.BadUserInput, `aggregation "${fn}" is not supported on mysql sources`);
+    }
+  }
+
+  // ---- writes -------------------------------------------------------------------------------
+  protected override write(w: WriteNode, ctx: SqlContext): string {
+    const table = w.table.map((p) => this.quoteIdentifier(p)).join('.');
+    if (w.kind === 'insert' && !w.columns.length) {
+      const ret = w.returning.length ? ` RETURNING ${w.returning.map((c) => this.quoteIdentifier(c)).join(', ')}` : '';
+      return `INSERT INTO ${table} () VALUES ()${ret}`;
+    }
+    // MariaDB's single-table DELETE takes no alias; the multi-table form does.
+    if (w.kind === 'delete') {
+      const alias = this.quoteIdentifier(w.alias);
+      return `DELETE ${alias} FROM ${table} AS ${alias}${w.where ? ` WHERE ${this.filter(w.where, ctx)}` : ''}`;
+    }
+    return super.write(w, ctx);
+  }
+}

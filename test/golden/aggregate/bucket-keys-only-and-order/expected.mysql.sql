@@ -1,0 +1,3 @@
+SELECT COALESCE(JSON_ARRAYAGG(_s._j ORDER BY _s._rn), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('key', JSON_OBJECT('country', "t0"."country")) AS _j, row_number() OVER (ORDER BY "t0"."country" ASC) AS _rn FROM "svc_golden"."customers" AS "t0" GROUP BY "t0"."country" ORDER BY "t0"."country" ASC LIMIT 2000) AS _s;
+
+SELECT COALESCE(JSON_ARRAYAGG(_s._j ORDER BY _s._rn), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('key', JSON_OBJECT('country', "t0"."country"), 'aggregations', JSON_OBJECT('_rows_count', count(*))) AS _j, row_number() OVER (ORDER BY count(*) DESC, "t0"."country" ASC) AS _rn FROM "svc_golden"."customers" AS "t0" GROUP BY "t0"."country" ORDER BY count(*) DESC, "t0"."country" ASC LIMIT 1) AS _s;

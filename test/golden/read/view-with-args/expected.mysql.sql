@@ -1,0 +1,9 @@
+SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id", 'status', "t0"."status", 'ordered_at', IF(MICROSECOND("t0"."ordered_at") = 0, DATE_FORMAT("t0"."ordered_at", '%Y-%m-%dT%H:%i:%sZ'), DATE_FORMAT("t0"."ordered_at", '%Y-%m-%dT%H:%i:%s.%fZ')), 'customer', (SELECT JSON_OBJECT('name', "t1"."name") AS result FROM "svc_golden"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id")) AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM (SELECT * FROM "svc_golden".orders WHERE ordered_at >= CAST($1 AS DATETIME(6)) AND ($2 IS NULL OR status = $3)) AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+
+SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM (SELECT * FROM "svc_golden".orders WHERE ordered_at >= CAST($1 AS DATETIME(6)) AND ($2 IS NULL OR status = $3)) AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+
+SELECT JSON_OBJECT('id', "t0"."id", 'status', "t0"."status") AS result FROM (SELECT * FROM "svc_golden".orders WHERE ordered_at >= CAST($1 AS DATETIME(6)) AND ($2 IS NULL OR status = $3)) AS "t0" WHERE "t0"."id" = $4 LIMIT 1;
+
+SELECT JSON_OBJECT('_rows_count', count(*)) AS result FROM (SELECT * FROM "svc_golden".orders WHERE ordered_at >= CAST($1 AS DATETIME(6)) AND ($2 IS NULL OR status = $3)) AS "t0";
+
+SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('orders_since', (SELECT JSON_ARRAYAGG(JSON_OBJECT('id', "t1"."id") ORDER BY "t1"."id" ASC) FROM (SELECT * FROM "svc_golden".orders WHERE ordered_at >= CAST($1 AS DATETIME(6)) AND ($2 IS NULL OR status = $3)) AS "t1" WHERE "t1"."customer_id" = "t0"."id")) AS "__svc_j" FROM "svc_golden"."customers" AS "t0" WHERE "t0"."id" = $4 LIMIT 2000) AS "_s";

@@ -1,0 +1,127 @@
+// MySQL / MariaDB sources (issue 19 item 5) beyond the golden suite: self_defined introspection,
+// values that look like SQL stay values, the statement time limit, and failed writes leave nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../support/app.js';
+import { createMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.js';
+import { catalogDir, data } from '../pg/support.js';
+
+const SCHEMA = `
+CREATE TABLE authors (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, active TINYINT(1), born DATE, meta JSON);
+CREATE TABLE books (id BIGINT PRIMARY KEY, author_id INT NOT NULL, title VARCHAR(200) NOT NULL, price DECIMAL(10,2), added DATETIME(3),
+  FOREIGN KEY (author_id) REFERENCES authors (id));
+INSERT INTO authors VALUES (1, 'Ursula', 1, '1929-10-21', '{"genre": "sf"}'), (2, 'Italo', 0, '1923-10-15', NULL);
+INSERT INTO books VALUES (10, 1, 'The Dispossessed', 9.50, '2024-01-02 03:04:05.678'), (11, 1, 'Lathe of Heaven', 7.00, NULL), (12, 2, 'Invisible Cities', 8.25, NULL);
+`;
+
+const CATALOG = `
+type authors @table(name: "authors") {
+  id: Int! @pk
+  name: String!
+}
+extend type Function {
+  slow(seconds: Float!): Float @function(name: "slow", sql: "SELECT SLEEP([seconds])")
+}
+`;
+
+let db: TestMysqlDatabase;
+let app: TestApp;
+
+async function register(name: string, self: boolean, catalog: string): Promise<{ success: boolean; message: string }> {
+  await data(app, `mutation($name: String!, $path: String!, $catalog: String!, $self: Boolean) { core { insert_data_sources(data: {
+      name: $name, type: "mysql", prefix: $name, as_module: false, path: $path, self_defined: $self,
+      catalogs: [{name: $name, type: "localFS", path: $catalog}]}) { name } } }`, { name, path: '[$SVC_TEST_MYSQL_SOURCE]', catalog, self });
+  const load = await data(app, 'mutation($name: String!) { function { core { load_data_source(name: $name) { success message } } } }', { name });
+  return load.function.core.load_data_source;
+}
+
+beforeAll(async () => {
+  db = await createMysqlDatabase('svc_my');
+  await db.exec(SCHEMA);
+  process.env.SVC_TEST_MYSQL_SOURCE = db.url;
+  app = await startApp({ QUERY_TIMEOUT: '2s' });
+  expect(await register('lib', true, catalogDir('# self-defined\n'))).toMatchObject({ success: true });
+  expect(await register('plain', false, catalogDir(CATALOG))).toMatchObject({ success: true });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+describe('self_defined', () => {
+  it('derives types, keys and relations from information_schema', async () => {
+    const r = await data(app, '{ function { core { describe_data_source_schema(name: "lib", self: true) } } }');
+    const sdl: string = r.function.core.describe_data_source_schema;
+    expect(sdl).toContain('type authors @table(name: "authors")');
+    expect(sdl).toMatch(/id: Int! @pk/);
+    expect(sdl).toMatch(/active: Boolean/);
+    expect(sdl, sdl).toMatch(/meta: JSON/);
+    expect(sdl).toMatch(/id: BigInt! @pk/);
+    expect(sdl).toMatch(/price: Float/);
+    expect(sdl).toMatch(/added: DateTime/);
+    expect(sdl).toMatch(/author_id: Int! @field_references\(.*references_name: "authors".*query: "author".*references_query: "books"/);
+  });
+
+  it('serves the derived catalog with relations in both directions, one statement per root field', async () => {
+    let statements = 0;
+    const stop = app.runtime.executor.observe((source) => {
+      if (source === 'lib') statements++;
+    });
+    const r = await data(app, `{
+      lib_authors(order_by: [{field: "id"}]) { id name active born meta books(order_by: [{field: "id"}]) { id title price added } books_aggregation { _rows_count price { sum } } }
+      lib_books_by_pk(id: 12) { title author { name } }
+    }`);
+    stop();
+    expect(statements).toBe(2);
+    expect(r.lib_authors).toEqual([
+      { id: 1, name: 'Ursula', active: true, born: '1929-10-21', meta: { genre: 'sf' }, books: [{ id: 10, title: 'The Dispossessed', price: 9.5, added: '2024-01-02T03:04:05.678000' }, { id: 11, title: 'Lathe of Heaven', price: 7, added: null }], books_aggregation: { _rows_count: 2, price: { sum: 16.5 } } },
+      { id: 2, name: 'Italo', active: false, born: '1923-10-15', meta: null, books: [{ id: 12, title: 'Invisible Cities', price: 8.25, added: null }], books_aggregation: { _rows_count: 1, price: { sum: 8.25 } } },
+    ]);
+    expect(r.lib_books_by_pk).toEqual({ title: 'Invisible Cities', author: { name: 'Italo' } });
+  });
+});
+
+describe('values are parameters', () => {
+  it('keeps quotes, placeholders and statements in values as text', async () => {
+    const hostile = ["x' OR '1'='1", '$1', "'); DROP TABLE authors; --", '?', '\\'];
+    for (const name of hostile) {
+      const r = await data(app, 'query($n: String!) { lib_authors(filter: {name: {eq: $n}}) { id } }', { n: name });
+      expect(r.lib_authors).toEqual([]);
+    }
+    const r = await data(app, '{ lib_authors_aggregation { _rows_count } }');
+    expect(r.lib_authors_aggregation._rows_count).toBe(2);
+  });
+
+  it('writes a hostile value and reads it back unchanged', async () => {
+    const name = "O'Brien $1 ? \\ \"quoted\"; DROP TABLE books";
+    await data(app, 'mutation($d: lib_authors_mut_input_data!) { insert_lib_authors(data: $d) { id name } }', { d: { id: 50, name } });
+    const r = await data(app, 'query($n: String!) { lib_authors(filter: {name: {eq: $n}}) { id name } }', { n: name });
+    expect(r.lib_authors).toEqual([{ id: 50, name }]);
+    await data(app, 'mutation { delete_lib_authors(filter: {id: {eq: 50}}) { affected_rows } }');
+  });
+});
+
+describe('writes', () => {
+  it('rolls back every write of a request when one fails', async () => {
+    const r = await app.gql(`mutation {
+      a: insert_lib_authors(data: {id: 60, name: "kept?"}) { id }
+      b: insert_lib_books(data: {id: 61, author_id: 999, title: "no such author"}) { id }
+    }`);
+    expect(r.body.data).toBeNull();
+    expect(r.body.errors[0].message).toMatch(/lib: foreign key constraint violated/);
+    const left = await data(app, '{ lib_authors(filter: {id: {eq: 60}}) { id } }');
+    expect(left.lib_authors).toEqual([]);
+  });
+
+  it('counts the rows an update matched', async () => {
+    const r = await data(app, 'mutation { update_lib_books(filter: {author_id: {eq: 1}}, data: {price: 7.0}) { affected_rows } }');
+    expect(Number(r.update_lib_books.affected_rows)).toBe(2);
+  });
+});
+
+describe('limits', () => {
+  it('cancels a statement over QUERY_TIMEOUT with a clear error', async () => {
+    const r = await app.gql('{ function { plain_slow(seconds: 6) } }');
+    expect(r.body.errors?.[0]?.message).toMatch(/plain: the statement was cancelled after the time limit of 2s/);
+  });
+});
