@@ -1,10 +1,12 @@
 // Opens the runtime of a data source row, by type (SPEC §3.1).
+import type { ResolvedCatalog } from '../catalog/model.js';
 import type { Config } from '../config/schema.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { DuckDbEngine } from './duckdb/engine.js';
 import { ExtensionSource } from './extension/source.js';
 import { DuckDbSource } from './duckdb/source.js';
+import { HttpSource } from './http/source.js';
 import { MysqlSource } from './mysql/source.js';
 import { PostgresSource } from './postgres/source.js';
 import type { DataSourceRuntime } from './types.js';
@@ -17,6 +19,8 @@ export interface SourceSpec {
   readonly seedFile?: string;
   /** A DuckDB file may be created (source.yaml `create: true`, a `?create=true` path, the core database). */
   readonly create?: boolean;
+  /** The compiled catalog: an http source builds its endpoints from the catalog's functions. */
+  readonly catalog?: ResolvedCatalog;
 }
 
 /** `data/x.duckdb?create=true` -> the path and the opt-in to create the file. */
@@ -34,6 +38,8 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
       return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     case 'extension':
       return new ExtensionSource(spec.name);
+    case 'http':
+      return HttpSource.connect({ name: spec.name, path, readOnly: !!spec.read_only, queryTimeoutMs: config.QUERY_TIMEOUT, ...(spec.catalog ? { catalog: spec.catalog } : {}) });
     case 'mysql':
       return MysqlSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:

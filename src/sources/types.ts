@@ -1,7 +1,9 @@
 // What the executor needs from a data source, whatever its type.
 import type { DataObject, SourceType } from '../catalog/model.js';
+import type { WriteNode } from '../planner/ir/mutation.js';
+import type { RootQuery } from '../planner/ir/select.js';
 import type { PoolStats } from '../shared/metrics.js';
-import type { CompiledSql, SqlCompiler } from '../sql/compiler.js';
+import type { CompiledSql } from '../sql/compiler.js';
 
 export type Row = Record<string, unknown>;
 
@@ -13,10 +15,22 @@ export interface SourceConnection {
   write(stmt: CompiledSql): Promise<{ changed: number; rows: Row[] }>;
 }
 
+/**
+ * What turns plans into statements for a source: the SQL compilers (src/sql), or the request
+ * builder of an HTTP source, which compiles function calls only.
+ */
+export interface StatementCompiler {
+  readonly dialect: string;
+  compileQuery(q: RootQuery, timezone?: string): CompiledSql;
+  compileWrite(w: WriteNode): CompiledSql;
+  quoteIdentifier(name: string): string;
+  vectorFromText(placeholder: string): string;
+}
+
 export interface DataSourceRuntime {
   readonly name: string;
   readonly type: SourceType;
-  readonly compiler: SqlCompiler;
+  readonly compiler: StatementCompiler;
   readonly readOnly: boolean;
   /** Qualified table name parts of an object in this source. */
   tableName(obj: DataObject): readonly string[];

@@ -122,7 +122,7 @@ export class Lifecycle {
         const previous = this.registry.remove(name);
         if (previous) await previous.runtime.close().catch(() => undefined);
         const seedFile = this.seeds.get(name);
-        const runtime = await openSource(this.config, this.engine, { ...row, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}) });
+        const runtime = await openSource(this.config, this.engine, { ...row, catalog, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}) });
         const missing = await missingInDatabase(runtime, catalog).catch((e: Error) => [`the database's tables could not be checked: ${e.message}`]);
         const warnings = [...catalog.warnings, ...missing];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);

@@ -1,0 +1,57 @@
+// A JSON answer -> the function's declared type (SPEC §3.3 json_cast): objects keep the declared
+// fields (by name), numbers and booleans written as text are read as such, lists stay lists. A value
+// that cannot be the declared type is an error naming the field, not a silently wrong answer.
+import { isScalar, type StructType } from '../../catalog/model.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+
+export interface CastContext {
+  readonly source: string;
+  readonly structs: ReadonlyMap<string, StructType>;
+}
+
+function fail(ctx: CastContext, at: string, expected: string, v: unknown): never {
+  throw new PublicError(ErrorCode.QueryFailed, `http source "${ctx.source}": the answer at ${at || 'the top'} is ${JSON.stringify(v)?.slice(0, 40)}, not ${expected}`);
+}
+
+function scalar(ctx: CastContext, type: string, v: unknown, at: string): unknown {
+  if (v === null || v === undefined) return null;
+  switch (type) {
+    case 'Int':
+    case 'BigInt':
+    case 'Float': {
+      if (typeof v === 'number' || typeof v === 'bigint') return v;
+      if (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))) return type === 'Float' ? Number(v) : /^-?\d+$/.test(v.trim()) && !Number.isSafeInteger(Number(v)) ? BigInt(v.trim()) : Number(v);
+      return fail(ctx, at, type, v);
+    }
+    case 'Boolean':
+      if (typeof v === 'boolean') return v;
+      if (v === 'true' || v === 'false') return v === 'true';
+      return fail(ctx, at, type, v);
+    case 'String':
+    case 'Date':
+    case 'Time':
+    case 'Timestamp':
+    case 'DateTime':
+    case 'Interval':
+    case 'H3Cell':
+      if (typeof v === 'string') return v;
+      if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+      return fail(ctx, at, type, v);
+    default:
+      return v; // JSON, Geometry and the rest: as they came
+  }
+}
+
+export function castTo(ctx: CastContext, type: string, list: boolean, v: unknown, at = ''): unknown {
+  if (v === null || v === undefined) return null;
+  if (list) {
+    if (!Array.isArray(v)) return fail(ctx, at, `a list of ${type}`, v);
+    return v.map((x, i) => castTo(ctx, type, false, x, `${at}[${i}]`));
+  }
+  if (isScalar(type)) return scalar(ctx, type, v, at);
+  const struct = ctx.structs.get(type);
+  if (!struct) return v;
+  if (typeof v !== 'object' || Array.isArray(v)) return fail(ctx, at, `an object (${type})`, v);
+  const o = v as Record<string, unknown>;
+  return Object.fromEntries(struct.fields.map((f) => [f.name, castTo(ctx, f.type, f.list, o[f.name], at ? `${at}.${f.name}` : f.name)]));
+}

@@ -1,0 +1,150 @@
+// An `http` data source (SPEC §3.1, issue 19 item 4): a REST service whose endpoints are catalog
+// functions (docs/http-sources.md). Query functions are GET (or any method the catalog names),
+// mutation functions usually POST/PUT/DELETE; the JSON answer is cast to the declared type.
+import type { CatalogFunction, DataObject, ResolvedCatalog } from '../../catalog/model.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { stringifyJson } from '../../shared/json.js';
+import { Semaphore } from '../../shared/semaphore.js';
+import type { CompiledSql } from '../../sql/compiler.js';
+import type { DataSourceRuntime, Row, SourceConnection } from '../types.js';
+import { castTo, type CastContext } from './cast.js';
+import { send } from './client.js';
+import { HttpCompiler, type HttpStatement, isHttpStatement } from './compiler.js';
+import { CredentialSource } from './credentials.js';
+import { type Endpoint, endpointOf } from './endpoints.js';
+import { type OpenApiDocument, readOpenApi } from './openapi.js';
+import { type HttpSourceOptions, parseHttpPath } from './options.js';
+
+export interface HttpSourceSpec {
+  readonly name: string;
+  /** The path with [$ENV] substituted. */
+  readonly path: string;
+  readonly readOnly: boolean;
+  readonly catalog?: ResolvedCatalog;
+  /** QUERY_TIMEOUT: caps one attempt's time. */
+  readonly queryTimeoutMs: number;
+}
+
+/** The OpenAPI document, fetched with the source's credentials. */
+export async function fetchOpenApi(name: string, o: HttpSourceOptions, credentials: CredentialSource): Promise<OpenApiDocument | undefined> {
+  if (!o.specUri) return undefined;
+  const url = new URL(o.specUri, o.base.href.endsWith('/') ? o.base : new URL(`${o.base.href}/`));
+  const c = await credentials.get();
+  const text = await send(name, o, { label: `GET ${o.specUri} (OpenAPI document)`, method: 'GET', url, headers: { accept: 'application/json, application/yaml', ...c.headers } });
+  return readOpenApi(name, typeof text === 'string' ? text : stringifyJson(text));
+}
+
+function valueText(v: unknown): string {
+  return typeof v === 'object' && v !== null ? stringifyJson(v) : String(v);
+}
+
+export class HttpSource implements DataSourceRuntime {
+  readonly type = 'http' as const;
+  readonly compiler: HttpCompiler;
+  private readonly batches: Semaphore;
+
+  private constructor(
+    readonly name: string,
+    readonly readOnly: boolean,
+    private readonly o: HttpSourceOptions,
+    private readonly credentials: CredentialSource,
+    private readonly endpoints: ReadonlyMap<string, Endpoint>,
+    private readonly cast: CastContext,
+  ) {
+    this.compiler = new HttpCompiler(name, endpoints);
+    this.batches = new Semaphore(o.concurrency);
+  }
+
+  static async connect(spec: HttpSourceSpec): Promise<HttpSource> {
+    const o = parseHttpPath(spec.name, spec.path, spec.queryTimeoutMs);
+    const credentials = new CredentialSource(spec.name, o);
+    const doc = await fetchOpenApi(spec.name, o, credentials);
+    const catalog = spec.catalog;
+    if (catalog?.objects.length) throw new PublicError(ErrorCode.CatalogInvalid, `http source "${spec.name}": data objects (@table, @view) are not served from http sources; declare its endpoints as functions`);
+    const endpoints = new Map((catalog?.functions ?? []).map((fn) => [fn.dbName, endpointOf(spec.name, fn, doc)] as const));
+    const structs = new Map((catalog?.structs ?? []).map((s) => [s.name, s] as const));
+    return new HttpSource(spec.name, spec.readOnly, o, credentials, endpoints, { source: spec.name, structs });
+  }
+
+  /** No namespace: the planner asks it of every source for `[$catalog]`; an http source has no tables. */
+  tableName(obj: DataObject): readonly string[] {
+    return [obj.table];
+  }
+
+  functionName(name: string): readonly string[] {
+    return [name];
+  }
+
+  /** One call: the request built from the statement, the answer cast to the function's type. */
+  private async call(stmt: CompiledSql): Promise<unknown> {
+    if (!isHttpStatement(stmt)) throw new PublicError(ErrorCode.Internal, `http source "${this.name}" was given SQL`);
+    const { endpoint, args } = (stmt as HttpStatement).http;
+    const c = await this.credentials.get();
+    const url = new URL(this.o.base.href);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}${endpoint.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      const v = args[endpoint.params.find((p) => p.place === 'path' && p.wire === name)!.arg];
+      if (v === null || v === undefined) throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}": path parameter {${name}} of "${endpoint.fn.name}" has no value`);
+      return encodeURIComponent(valueText(v));
+    })}`;
+    for (const [k, v] of Object.entries(c.query)) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { accept: 'application/json', ...c.headers };
+    const body: Record<string, unknown> = {};
+    let whole: unknown;
+    for (const p of endpoint.params) {
+      const v = args[p.arg];
+      if (v === null || v === undefined) continue;
+      if (p.place === 'query') for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(p.wire, valueText(item));
+      else if (p.place === 'header') headers[p.wire.toLowerCase()] = valueText(v);
+      else if (p.place === 'body') body[p.wire] = v;
+      else if (p.place === 'whole_body') whole = v;
+    }
+    const hasBody = whole !== undefined || Object.keys(body).length > 0;
+    if (hasBody) headers['content-type'] = 'application/json';
+    const answer = await send(this.name, this.o, {
+      label: stmt.sql, method: endpoint.method, url, headers,
+      ...(hasBody ? { body: stringifyJson(whole !== undefined ? whole : body) } : {}),
+    });
+    return castTo(this.cast, endpoint.fn.returns.type, endpoint.fn.returns.list, answer);
+  }
+
+  async queryJson(stmt: CompiledSql): Promise<unknown> {
+    return this.call(stmt);
+  }
+
+  /**
+   * A function called for many rows (`@function_call` from a table of another source): equal
+   * argument sets are sent once, at most `x-svc-concurrency` requests at a time. One answer per
+   * entry of `calls`, in order.
+   */
+  async callBatch(fn: CatalogFunction, calls: readonly Readonly<Record<string, unknown>>[]): Promise<unknown[]> {
+    const endpoint = this.endpoints.get(fn.dbName);
+    if (!endpoint) throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" has no endpoint for function "${fn.name}"`);
+    const distinct = new Map<string, Promise<unknown>>();
+    const keyOf = (args: Readonly<Record<string, unknown>>) => stringifyJson(fn.args.map((a) => args[a.name] ?? null));
+    for (const args of calls) {
+      const key = keyOf(args);
+      if (!distinct.has(key)) distinct.set(key, this.batches.run(() => this.call(this.compiler.statement(endpoint, args))));
+    }
+    return Promise.all(calls.map((args) => distinct.get(keyOf(args))!));
+  }
+
+  /** Mutation functions join the request's "transaction": an http call is not transactional (docs). */
+  async transaction<T>(fn: (conn: SourceConnection) => Promise<T>): Promise<T> {
+    return fn({
+      all: async (stmt) => [{ result: stringifyJson(await this.call(stmt)) }],
+      write: async () => {
+        throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" has no tables to write`);
+      },
+    });
+  }
+
+  async rows(): Promise<Row[]> {
+    throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" runs no SQL`);
+  }
+
+  async exec(): Promise<void> {
+    throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" runs no SQL`);
+  }
+
+  async close(): Promise<void> {}
+}
