@@ -13,6 +13,7 @@ import { openSource } from '../sources/open.js';
 import { missingInDatabase } from '../sources/schema-check.js';
 import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
 import { PostgresSource } from '../sources/postgres/source.js';
+import { introspectOpenApi } from '../sources/http/introspect.js';
 import { introspectMysql } from '../sources/mysql/introspect.js';
 import { MysqlSource } from '../sources/mysql/source.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
@@ -59,7 +60,8 @@ export class Lifecycle {
   /** The catalog SDL a PostgreSQL or MySQL source's database describes (SPEC §3.1 self_defined), for the schema in its path. */
   private async introspected(row: DataSourceRow): Promise<IntrospectedCatalog> {
     if (row.type === 'mysql') return this.introspectedMysql(row);
-    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from postgres and mysql sources only; "${row.name}" is ${row.type}`);
+    if (row.type === 'http') return introspectOpenApi(row.name, substituteEnv(row.path ?? ''), this.config.QUERY_TIMEOUT);
+    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from postgres, mysql and http (OpenAPI) sources only; "${row.name}" is ${row.type}`);
     const url = substituteEnv(row.path ?? '');
     const loaded = this.registry.get(row.name)?.runtime;
     return introspect(loaded instanceof PostgresSource ? loaded : url, new URL(url).searchParams.get('schema') ?? 'public', row.name);

@@ -115,6 +115,7 @@ beforeAll(async () => {
     'type weather { city: String! temp: Float }\nextend type Function { weather(city: String!): weather @function(name: "GET /weather/{city}", json_cast: true) }\n');
   source(dir, 'stock', 'type: http\npath: "[$SVC_TEST_HTTP_BASE]/api?x-svc-token=[$SVC_TEST_HTTP_TOKEN]&x-svc-spec-uri=openapi.json"\nprefix: stock\nas_module: true\n',
     'type stock_level { sku: String! warehouse: String count: Int }\nextend type Function { stock(sku: String!, warehouse: String): stock_level @function(name: "getStock", json_cast: true) }\n');
+  source(dir, 'auto', 'type: http\npath: "[$SVC_TEST_HTTP_BASE]/api?x-svc-token=[$SVC_TEST_HTTP_TOKEN]&x-svc-spec-uri=openapi.json"\nprefix: auto\nas_module: true\nself_defined: true\n', '# derived from the OpenAPI document\n');
   app = await startApp({ CATALOGS_DIR: dir, LOG_LEVEL: 'silent' });
 }, 60_000);
 
@@ -156,6 +157,15 @@ describe('endpoints as functions', () => {
   it('takes operations and parameter places from an OpenAPI document', async () => {
     const d = await ok('{ function { stock { stock(sku: "BK-1", warehouse: "north") { sku warehouse count } } } }');
     expect(d.function.stock.stock).toEqual({ sku: 'BK-1', warehouse: 'north', count: 5 });
+  });
+});
+
+describe('self_defined from the OpenAPI document', () => {
+  it('serves each operation as a function answering JSON', async () => {
+    const sdl = await ok('{ function { core { describe_data_source_schema(name: "auto", self: true) } } }');
+    expect(sdl.function.core.describe_data_source_schema).toContain('getStock(sku: String!, warehouse: String): JSON @function(name: "getStock")');
+    const d = await ok('{ function { auto { getStock(sku: "HW-9") } } }');
+    expect(d.function.auto.getStock).toEqual({ sku: 'HW-9', warehouse: null, count: 5 });
   });
 });
 
