@@ -20,7 +20,6 @@ const NOT_ON_MYSQL: Readonly<Record<string, string>> = {
   'read/functions': 'functions returning rows (is_table): MySQL has no table functions, and rows of an sql template have no JSON form without their column names',
   'read/geometry': 'geometry: MariaDB spatial functions have no GeoJSON transforms and measurements matching PostGIS; Geometry columns are not served on mysql',
   'aggregate/geometry': 'geometry aggregations (union, extent, intersection)',
-  'aggregate/relation-aggregations-per-parent': 'bucket aggregations of a relation need a derived table that sees the parent row (LATERAL), which MariaDB lacks',
 };
 
 let dialects: Dialects;

@@ -5,8 +5,8 @@
 // base compiler's `"identifier"` quoting is kept; placeholders stay `$n` until the source sends them.
 import type { ScalarName } from '../../catalog/model.js';
 import type { AggFn, AggOut, AggregateNode } from '../../planner/ir/aggregate.js';
-import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
-import type { CompareNode, InGroupNode } from '../../planner/ir/filter.js';
+import type { ColumnExpr, Expr, ParamExpr } from '../../planner/ir/expr.js';
+import type { CompareNode, FilterNode, InGroupNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
 import type { SelectNode } from '../../planner/ir/select.js';
 import { durationSeconds } from '../../shared/duration.js';
@@ -261,10 +261,44 @@ export class MysqlCompiler extends SqlCompiler {
     return { ...sel, from: { kind: 'from', alias: sel.from.alias, name: [], sql: [`SELECT * FROM (${ranked}) AS ${alias} WHERE "__svc_d" = 1`] }, where: undefined, correlate: undefined, joins: undefined, pre: undefined, orderBy: [...sel.distinctOn!.map((expr) => ({ expr, desc: false })), ...sel.orderBy] };
   }
 
-  /** Buckets are built in a derived table, which cannot see a parent row: root buckets only. */
+  /**
+   * Buckets are built in a derived table, which cannot see a parent row. For a relation's buckets
+   * the derived table groups the related rows of every parent (the correlation columns join the
+   * keys) and the parent's buckets are picked outside it; per-parent limits number the buckets
+   * within each parent.
+   */
   protected override aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
-    if (node.groupBy && node.rows.correlate) throw new PublicError(ErrorCode.BadUserInput, 'bucket aggregations of a relation are not supported on mysql sources');
-    return super.aggregate(node, ctx, label);
+    if (!node.groupBy || !node.rows.correlate) return super.aggregate(node, ctx, label);
+    const pairs = this.correlation(node.rows.correlate, node.rows.from.alias);
+    if (!pairs) throw new PublicError(ErrorCode.BadUserInput, 'this bucket aggregation of a relation is not supported on mysql sources');
+    const rows = { ...node.rows, correlate: undefined };
+    const source = this.aggSource({ ...node, rows }, ctx);
+    const object = this.jsonObject(node.fields.map((f) => [f.key, this.aggValue(f, ctx, true)] as [string, string]), ctx);
+    const own = pairs.map((p) => this.expr(p.own, ctx));
+    const group = ` GROUP BY ${[...node.groupBy.map((g) => this.expr(g, ctx)), ...own].join(', ')}`;
+    const order = this.orderList(node.orderBy, ctx);
+    const rn = `ROW_NUMBER() OVER (PARTITION BY ${own.join(', ')}${order ? ` ORDER BY ${order}` : ''})`;
+    const keys = own.map((c, i) => `, ${c} AS "__svc_c${i}"`).join('');
+    const inner = `SELECT ${object} AS "__svc_j", ${rn} AS "__svc_rn"${keys} FROM ${source}${group}`;
+    const from = node.offset ?? 0;
+    const cut = [
+      ...pairs.map((p, i) => `"_s"."__svc_c${i}" = ${this.expr(p.parent, ctx)}`),
+      ...(from ? [`"_s"."__svc_rn" > ${from}`] : []),
+      ...(node.limit !== undefined ? [`"_s"."__svc_rn" <= ${from + node.limit}`] : []),
+    ];
+    return `SELECT ${this.jsonArrayAgg('"_s"."__svc_j"', '"_s"."__svc_rn"', !label)}${label ? ` AS ${label}` : ''} FROM (${inner}) AS "_s" WHERE ${cut.join(' AND ')}`;
+  }
+
+  /** `child.a = parent.b AND ...` as pairs, or undefined for any other correlation. */
+  private correlation(f: FilterNode, alias: string): { own: ColumnExpr; parent: ColumnExpr }[] | undefined {
+    if (f.kind === 'and') {
+      const all = f.items.map((i) => this.correlation(i, alias));
+      return all.every((x) => x !== undefined) ? all.flat() as { own: ColumnExpr; parent: ColumnExpr }[] : undefined;
+    }
+    if (f.kind !== 'columns_equal') return undefined;
+    if (f.left.table === alias && f.right.table !== alias) return [{ own: f.left, parent: f.right }];
+    if (f.right.table === alias && f.left.table !== alias) return [{ own: f.right, parent: f.left }];
+    return undefined;
   }
 
   protected override aggSource(node: AggregateNode, ctx: SqlContext): string {
