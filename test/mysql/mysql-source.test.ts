@@ -38,7 +38,7 @@ beforeAll(async () => {
   db = await createMysqlDatabase('svc_my');
   await db.exec(SCHEMA);
   process.env.SVC_TEST_MYSQL_SOURCE = db.url;
-  app = await startApp({ QUERY_TIMEOUT: '2s' });
+  app = await startApp({ QUERY_TIMEOUT: '2s', SECRET_KEY: 'k' });
   expect(await register('lib', true, catalogDir('# self-defined\n'))).toMatchObject({ success: true });
   expect(await register('plain', false, catalogDir(CATALOG))).toMatchObject({ success: true });
 }, 60_000);
@@ -116,6 +116,22 @@ describe('writes', () => {
   it('counts the rows an update matched', async () => {
     const r = await data(app, 'mutation { update_lib_books(filter: {author_id: {eq: 1}}, data: {price: 7.0}) { affected_rows } }');
     expect(Number(r.update_lib_books.affected_rows)).toBe(2);
+  });
+});
+
+describe('permissions', () => {
+  it('narrows MySQL statements with the row filter of a role, in root lists, relations and aggregations', async () => {
+    await data(app, `mutation { core { insert_roles(data: {name: "my_reader", description: "reads cheap books", permissions: [
+      {type_name: "data-object:query", field_name: "lib_books", filter: {title: {like: "%Cities%"}}}
+    ]}) { name } } }`);
+    const headers = { 'x-svc-secret-key': 'k', 'x-svc-role': 'my_reader' };
+    const r = await app.gql('{ lib_books(order_by: [{field: "id"}]) { id } lib_authors(order_by: [{field: "id"}]) { id books { id } books_aggregation { _rows_count } } }', undefined, headers);
+    expect(r.body.errors, r.text).toBeUndefined();
+    expect(r.body.data.lib_books).toEqual([{ id: 12 }]);
+    expect(r.body.data.lib_authors).toEqual([
+      { id: 1, books: null, books_aggregation: { _rows_count: 0 } },
+      { id: 2, books: [{ id: 12 }], books_aggregation: { _rows_count: 1 } },
+    ]);
   });
 });
 
