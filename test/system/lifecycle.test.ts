@@ -52,7 +52,7 @@ describe('describe_data_source_schema(self: true)', () => {
 
   it('names what it cannot do: a DuckDB source, an unknown source', async () => {
     const r = await t.gql('{ function { core { describe_data_source_schema(name: "shop", self: true) } } }');
-    expect(r.body.errors[0].message).toBe('a self-defined schema is read from postgres sources only; "shop" is duckdb');
+    expect(r.body.errors[0].message).toBe('a self-defined schema is read from postgres, mysql and http (OpenAPI) sources only; "shop" is duckdb');
     expect(await describeSchema('name: "nope", self: true')).toBe('unknown data source "nope"');
   });
 });
