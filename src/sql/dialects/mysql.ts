@@ -8,6 +8,7 @@ import type { AggFn, AggOut, AggregateNode } from '../../planner/ir/aggregate.js
 import type { ColumnExpr, Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode, FilterNode, InGroupNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
+import type { KeysTable } from '../../planner/ir/remote.js';
 import type { SelectNode } from '../../planner/ir/select.js';
 import { durationSeconds } from '../../shared/duration.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
@@ -18,6 +19,11 @@ const TYPES: Record<ScalarName, string> = {
   String: 'CHAR', Int: 'SIGNED', BigInt: 'SIGNED', Float: 'DOUBLE', Boolean: 'SIGNED', Date: 'DATE',
   Time: 'TIME(6)', Timestamp: 'DATETIME(6)', DateTime: 'DATETIME(6)', Interval: 'CHAR', JSON: 'CHAR',
   Geometry: 'CHAR', IntRange: 'CHAR', BigIntRange: 'CHAR', TimestampRange: 'CHAR', H3Cell: 'CHAR', Vector: 'CHAR',
+};
+
+/** Column types of JSON_TABLE (keys of a cross-source level). */
+const COLUMN_TYPES: Partial<Record<ScalarName, string>> = {
+  Int: 'BIGINT', BigInt: 'BIGINT', Float: 'DOUBLE', Boolean: 'BOOLEAN', Date: 'DATE', Time: 'TIME(6)', Timestamp: 'DATETIME(6)', DateTime: 'DATETIME(6)',
 };
 
 /** Scalars MySQL takes as bound (mysql2 sends numbers and text typed); the rest are cast. */
@@ -63,6 +69,17 @@ export class MysqlCompiler extends SqlCompiler {
   /** MySQL sorts nulls first ascending, last descending: svc's own order (docs/sql.md). */
   protected override nullsFirstByDefault(desc: boolean): boolean {
     return !desc;
+  }
+
+  /**
+   * The key rows of a cross-source level: one JSON list parameter per column, each read by
+   * JSON_TABLE with its position, and the columns joined side by side by position.
+   */
+  protected override keysTable(keys: KeysTable, ctx: SqlContext): string {
+    const lists = this.keyColumnLists(keys, ctx);
+    const tables = keys.columns.map((c, i) => `JSON_TABLE(${lists[i]}, '$[*]' COLUMNS ("o" FOR ORDINALITY, "v" ${COLUMN_TYPES[c.scalar] ?? 'LONGTEXT'} PATH '$')) AS "k${i}"`);
+    const joined = tables.map((t, i) => (i === 0 ? t : `JOIN ${t} ON "k${i}"."o" = "k0"."o"`)).join(' ');
+    return `(SELECT ${keys.columns.map((c, i) => `"k${i}"."v" AS ${this.quoteIdentifier(c.name)}`).join(', ')} FROM ${joined})`;
   }
 
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {
