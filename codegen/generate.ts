@@ -3,13 +3,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from 'node:path';
 import { compileCatalog } from '../src/catalog/compile.js';
 import type { DataObject, ResolvedCatalog, SourceType } from '../src/catalog/model.js';
+import { subgraphSdl } from '../src/federation/subgraph.js';
 import { compileSchema } from '../src/schema/service.js';
 import { buildSurface } from '../src/schema/surface.js';
 import { readCatalogFiles } from '../src/system/catalog-files.js';
 import { compileCoreCatalog } from '../src/system/core-catalog.js';
 import { readDeclaredSources } from '../src/system/declared-sources.js';
-import { ALL_SYSTEM_FUNCTIONS, SYSTEM_CATALOGS, SYSTEM_TYPES_SDL } from '../src/system/modules.js';
-import { renderCatalogJson, renderModule, renderSchema, renderTypes } from './render.js';
+import { ALL_SYSTEM_FUNCTIONS, SYSTEM_CATALOGS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from '../src/system/modules.js';
+import { renderCatalogJson, renderModule, renderSchema, renderSubgraph, renderTypes } from './render.js';
 
 export const GENERATED = 'src/generated';
 
@@ -38,6 +39,9 @@ export async function outputs(dir: string): Promise<Map<string, string>> {
     files.set(join(base, 'module.ts'), renderModule(c, surface));
   }
   files.set('schema.graphql', renderSchema(schema));
+  // What `_service { sdl }` answers under FEDERATION=true, for `rover subgraph publish` and composition checks.
+  const federated = compileSchema(catalogs, ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, { exclude: SYSTEM_SURFACE.sources });
+  files.set('schema.subgraph.graphql', renderSubgraph(subgraphSdl(federated.schema, federated.entities!)));
   return files;
 }
 

@@ -166,6 +166,8 @@ export const settingsShape = {
   ACL_LINEAGE_MAX_EDGES: int.default(4096),
   /** This node's resource group, named in the svc_acl facet (`node_group`). */
   NODE_GROUP: z.string().default(''),
+  /** Serve as an Apollo Federation 2 subgraph: `_service`, `_entities`, `@key` on objects with a primary key (docs/extending.md). */
+  FEDERATION: bool.default(false),
 } as const;
 
 export const settingsSchema = z.strictObject(settingsShape);

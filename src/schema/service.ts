@@ -7,6 +7,8 @@ import { applyExtensions } from '../catalog/extension.js';
 import type { AccessScope } from '../permissions/access.js';
 import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
 import { attachResolvers, type ResolverDeps } from './resolvers.js';
+import { attachFederation } from '../federation/entities.js';
+import { type Entity, entitiesOf, federationSdl, subgraphSdl } from '../federation/subgraph.js';
 import { buildSurface, type SchemaIndex, type SystemFunction } from './surface.js';
 
 export interface ServedSchema {
@@ -19,6 +21,8 @@ export interface ServedSchema {
   readonly version: number;
   /** Loaded extension sources not applied to this schema, and why (src/catalog/extension.ts). */
   readonly dormant: ReadonlyMap<string, string>;
+  /** FEDERATION=true: the subgraph SDL `_service { sdl }` answers (src/federation/). */
+  readonly subgraphSdl?: string;
 }
 
 /** `9007199254740993` as a number would be ...992: BigInt literals and values beyond 2^53 stay exact. */
@@ -44,11 +48,13 @@ function exactBigInt(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-export function compileSchema(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []) {
+export function compileSchema(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = [], federation?: { readonly exclude: ReadonlySet<string> }) {
   // Extension sources change other sources' objects before anything is built from them.
   const applied = applyExtensions(catalogs);
   const surface = buildSurface(applied.catalogs, functions, extraSdl);
-  return { surface, schema: exactBigInt(buildSchema(surface.sdl)), dormant: applied.dormant };
+  const entities: ReadonlyMap<string, Entity> | undefined = federation ? entitiesOf(surface.index, federation.exclude) : undefined;
+  const sdl = entities ? `${surface.sdl}\n${federationSdl(entities)}` : surface.sdl;
+  return { surface, entities, schema: exactBigInt(buildSchema(sdl)), dormant: applied.dormant };
 }
 
 export class SchemaService {
@@ -61,6 +67,8 @@ export class SchemaService {
     /** Changes made to each new schema before anyone sees it (stored descriptions, seed 001). */
     private readonly decorate: (schema: GraphQLSchema) => void = () => undefined,
     private readonly system: SystemSurface = NO_SYSTEM,
+    /** Serve the schema as an Apollo Federation 2 subgraph (FEDERATION=true). */
+    private readonly federation = false,
   ) {}
 
   get current(): ServedSchema {
@@ -69,12 +77,15 @@ export class SchemaService {
   }
 
   rebuild(catalogs: readonly ResolvedCatalog[], deps: ResolverDeps): ServedSchema {
-    const { surface, schema, dormant } = compileSchema(catalogs, this.functions, this.extraSdl);
+    const { surface, schema, entities, dormant } = compileSchema(catalogs, this.functions, this.extraSdl, this.federation ? { exclude: this.system.sources } : undefined);
     this.decorate(schema);
     const version = (this.served?.version ?? 0) + 1;
     const scope = buildAccessScope(surface.index, this.system);
+    const sub = entities ? subgraphSdl(schema, entities) : undefined;
+    // Before attachResolvers, whose field guard then wraps `_service` and `_entities` like any field.
+    if (entities) attachFederation(schema, surface.index, scope, entities, () => ({ sdl: sub!, version }), deps.roleSchemas);
     attachResolvers(schema, surface.index, scope, deps, version);
-    this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version, dormant };
+    this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version, dormant, ...(sub ? { subgraphSdl: sub } : {}) };
     metrics.schemaRebuilds.inc();
     for (const l of this.listeners) l(this.served);
     return this.served;

@@ -77,7 +77,7 @@ export class SvcRuntime {
     const registry = new SourceRegistry();
     const executor = new Executor(log, config.DEBUG, parallelLimit(config), config.ALLOW_PARALLEL);
     const descriptions = new Descriptions();
-    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => descriptions.apply(s), SYSTEM_SURFACE);
+    const schema = new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => descriptions.apply(s), SYSTEM_SURFACE, config.FEDERATION);
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
