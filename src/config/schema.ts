@@ -168,6 +168,19 @@ export const settingsShape = {
   NODE_GROUP: z.string().default(''),
   /** Serve as an Apollo Federation 2 subgraph: `_service`, `_entities`, `@key` on objects with a primary key (docs/extending.md). */
   FEDERATION: bool.default(false),
+  /** Apollo Studio (both needed; off by default): usage and schema reporting through Apollo Server's plugins. */
+  APOLLO_KEY: z.string().default(''),
+  APOLLO_GRAPH_REF: z.string().default(''),
+  /** Share of operations reported with field-level traces (0..1); sampled operations skip the fast path. */
+  APOLLO_FIELD_LEVEL_SAMPLING: z.union([z.number(), z.string().regex(/^\d*\.?\d+$/, 'expected a number from 0 to 1')]).transform(Number).pipe(z.number().min(0).max(1)).default(0.01),
+  /** Where usage reports go (Apollo's endpoint when empty): a collector of your own, or a test's receiver. */
+  APOLLO_USAGE_REPORTING_URL: z.string().default(''),
+  /** Where schema reports go (Apollo's endpoint when empty). */
+  APOLLO_SCHEMA_REPORTING_URL: z.string().default(''),
+  /** Serve only the operations of PERSISTED_QUERIES_MANIFEST (an operation safelist). */
+  PERSISTED_QUERIES_ONLY: bool.default(false),
+  /** A persisted query manifest (`{format: "apollo-persisted-query-manifest", version: 1, operations: [{id, body}]}`). */
+  PERSISTED_QUERIES_MANIFEST: z.string().default(''),
 } as const;
 
 export const settingsSchema = z.strictObject(settingsShape);

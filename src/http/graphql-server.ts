@@ -3,7 +3,9 @@
 // the schema they started with.
 import { currentRequest } from '../shared/request-scope.js';
 import { tracer } from '../shared/tracing.js';
-import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap } from '@apollo/server';
+import {
+  ApolloServer, type ApolloServerOptions, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap, type HTTPGraphQLResponse,
+} from '@apollo/server';
 import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { execute, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
@@ -26,12 +28,14 @@ import { planningWork } from '../pipeline/metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
 import { costPlugin, requestGuard } from './cost-limit.js';
 import { exactIntegersPlugin } from './exact-json.js';
+import { apolloStudio } from './apollo-studio.js';
+import { Safelist } from './safelist.js';
 
 /** Codes that mean "parsed, but cannot be executed": 200 under application/json (SPEC §1). */
 const UNEXECUTABLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'MAX_DEPTH_EXCEEDED', 'OPERATION_RESOLUTION_FAILURE']);
 
 /** True when the client accepts application/graphql-response+json but not application/json. */
-function prefersGraphqlResponse(accept: string | undefined): boolean {
+export function prefersGraphqlResponse(accept: string | undefined): boolean {
   if (!accept) return false;
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
   return types.includes('application/graphql-response+json') && !types.includes('application/json') && !types.includes('*/*');
@@ -152,13 +156,44 @@ export function formatError(log: Logger) {
   };
 }
 
+/**
+ * Apollo Server with the safelist in front (PERSISTED_QUERIES_ONLY): an operation that is not
+ * listed is refused before Apollo parses it, for /query and for /jq-query's inner query alike.
+ */
+class SafelistedApolloServer extends ApolloServer<RequestContext> {
+  constructor(options: ApolloServerOptions<RequestContext>, private readonly safelist: Safelist) {
+    super(options);
+  }
+
+  override async executeHTTPGraphQLRequest(request: Parameters<ApolloServer<RequestContext>['executeHTTPGraphQLRequest']>[0]): Promise<HTTPGraphQLResponse> {
+    const { method, body, search, headers } = request.httpGraphQLRequest;
+    const refused = this.safelist.refusal(method, body, search);
+    if (!refused) return super.executeHTTPGraphQLRequest(request);
+    // Refused like a query that cannot be executed (SPEC §1): 200, or 400 for graphql-response+json clients.
+    const strict = prefersGraphqlResponse(headers.get('accept'));
+    return {
+      status: strict ? 400 : 200,
+      headers: new HeaderMap([['content-type', strict ? 'application/graphql-response+json; charset=utf-8' : 'application/json; charset=utf-8']]),
+      body: { kind: 'complete', string: JSON.stringify({ data: null, errors: [refused.toJSON()], extensions: {} }) },
+    };
+  }
+}
+
 export async function createGraphqlServer(
   config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger,
   jq?: { engine: JqEngine; permissions: PermissionService },
 ): Promise<ApolloServer<RequestContext>> {
   const format = formatError(log);
   const guard = requestGuard(config);
-  const server = new ApolloServer<RequestContext>({
+  const studio = apolloStudio(config, schemas, log);
+  const safelist = config.PERSISTED_QUERIES_ONLY ? Safelist.load(config.PERSISTED_QUERIES_MANIFEST) : undefined;
+  if (safelist) log.info({ operations: safelist.size, manifest: config.PERSISTED_QUERIES_MANIFEST }, 'svc: only persisted queries are served');
+  const options: ApolloServerOptions<RequestContext> = {
+    // Apollo's own messages (reporting started, a report that failed) go to svc's log.
+    logger: { debug: (m) => log.debug(String(m)), info: (m) => log.info(String(m)), warn: (m) => log.warn(String(m)), error: (m) => log.error(String(m)) },
+    ...(studio.apollo ? { apollo: studio.apollo } : {}),
+    // Automatic persisted queries (Apollo's, in memory per node); with a safelist, its manifest is the store.
+    ...(safelist ? { persistedQueries: { cache: safelist.apqCache() } } : {}),
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
     // svc validates with its own rule list (src/http/validation.ts): graphql-js's rules, with jq's
@@ -191,8 +226,10 @@ export async function createGraphqlServer(
       // jq() fields are transformed once the whole result exists (SPEC §8).
       ...(jq ? [jqFieldsPlugin({ guard, engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
       ApolloServerPluginCacheControlDisabled(),
+      ...studio.plugins,
     ],
-  });
+  };
+  const server = safelist ? new SafelistedApolloServer(options, safelist) : new ApolloServer<RequestContext>(options);
   await server.start();
   return server;
 }

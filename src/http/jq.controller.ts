@@ -87,6 +87,8 @@ export class JqController {
       // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
       throw new Failure(415, 'unsupported content type: send application/json');
     }
+    // Its jq program is the client's, and querySvc inside it runs any text: a safelist cannot allow it.
+    if (this.config.PERSISTED_QUERIES_ONLY) throw new Failure(403, `${JQ_QUERY_PATH} is off: this server runs only persisted queries (PERSISTED_QUERIES_ONLY)`);
     const { identities, roles, apollo } = this.resolveDeps();
     const identity = await identities.identify(req.headers);
     await roles.check(identity.role);

@@ -15,7 +15,19 @@ import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { inProcessQueryRunner } from '../jq/query-runner.js';
 import { refusalBody, requestGuard, requestParts } from './cost-limit.js';
-import { applyJqVariableToRequest } from '../jq/variables.js';
+import { applyJqVariableToRequest, JQ_VARIABLE } from '../jq/variables.js';
+
+function hasJqVariable(parts: { variables: unknown; variablesText?: string }): boolean {
+  let v = parts.variables;
+  if (parts.variablesText !== undefined) {
+    try {
+      v = JSON.parse(parts.variablesText);
+    } catch {
+      return false; // Apollo answers the malformed variables
+    }
+  }
+  return !!v && typeof v === 'object' && JQ_VARIABLE in v;
+}
 import { APOLLO } from './tokens.js';
 
 @Controller()
@@ -59,6 +71,10 @@ export class QueryController {
       context = new RequestContext(identity, access, timezone);
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
       const rt = this.runtime;
+      // A `_jq` variable is a client's program (querySvc runs any text): not with a safelist.
+      if (rt.config.PERSISTED_QUERIES_ONLY && hasJqVariable(requestParts(req.method, req.body, search))) {
+        throw new PublicError(ErrorCode.BadRequest, `PERSISTED_QUERIES_ONLY: the ${JQ_VARIABLE} variable is not accepted (it is a jq program of the client's)`, 400);
+      }
       const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions, guard: requestGuard(rt.config) }, identity) };
       const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
       ({ body, search } = applied);

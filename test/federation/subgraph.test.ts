@@ -117,6 +117,17 @@ describe('svc as a federation 2 subgraph', () => {
     expect(sdl.slice(sdl.indexOf('type shop_customers @key'))).not.toMatch(/^type shop_customers[^}]*\bemail\b/);
   });
 
+  it('returns an inline trace (ftv1) to the gateway only for operations whose every field the role may see', async () => {
+    const trace = { 'apollo-federation-include-trace': 'ftv1' };
+    const own = await svc.gql('{ shop_customers(limit: 1) { id name } }', undefined, { ...AS_GB_ONLY, ...trace });
+    expect(typeof own.body.extensions.ftv1).toBe('string');
+    const denied = await svc.gql('{ shop_customers(limit: 1) { id email } }', undefined, { ...AS_GB_ONLY, ...trace });
+    expect(denied.body.errors[0].message).toBe('forbidden');
+    expect(denied.body.extensions.ftv1).toBeUndefined();
+    const admin = await svc.gql('{ shop_customers(limit: 1) { id email } }', undefined, { ...ADMIN, ...trace });
+    expect(typeof admin.body.extensions.ftv1).toBe('string');
+  });
+
   it('refuses a representation of a type that is not an entity, naming it', async () => {
     const r = await svc.gql(`query($r: [_Any!]!) { _entities(representations: $r) { __typename } }`, { r: [{ __typename: 'shop_customer_revenue', customer_id: 1 }] });
     expect(r.body.errors[0]).toMatchObject({ message: 'representation 0: "shop_customer_revenue" is not an entity of this subgraph', extensions: { code: 'BAD_USER_INPUT' } });

@@ -65,6 +65,9 @@ export function fastPathPlugin(): ApolloServerPlugin<RequestContext> {
           const operation = rc.operation;
           const schema = rc.schema;
           if (!operation || operation.operation !== 'query' || !rc.document || mentionsJq(rc.document)) return null;
+          // A request sampled for a field-level trace (Apollo Studio, federation ftv1) is executed by
+          // graphql-js, whose resolver calls the trace records.
+          if (rc.metrics.captureTraces) return null;
           const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rc.request.variables ?? {});
           if (coerced.errors) return null;
           const variables = coerced.coerced;
