@@ -32,7 +32,7 @@ export function fingerprint(repo, tsconfig) {
   const h = createHash('sha1');
   h.update(`${process.version}\n`);
   const inputs = [tsconfig, join(repo, 'tsconfig.json'), join(repo, 'package-lock.json')];
-  for (const dir of ['src', 'codegen']) inputs.push(...files(join(repo, dir)));
+  for (const dir of ['src', 'codegen', 'examples', 'extensions']) inputs.push(...files(join(repo, dir)));
   for (const p of inputs.sort()) {
     try {
       const s = statSync(p);

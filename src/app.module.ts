@@ -18,6 +18,7 @@ import { RoleGate } from './permissions/roles.js';
 import type { Logger } from './shared/logger.js';
 import { SvcRuntime } from './system/runtime.js';
 import { coreObject } from './system/core-catalog.js';
+import { ExtensionsModule } from './extensions/extensions.module.js';
 
 @Injectable()
 class Shutdown implements OnApplicationShutdown {
@@ -43,7 +44,8 @@ export class AppModule {
       module: AppModule,
       global: true,
       // /jq-query results go to the same result cache as @cache (SPEC §9 headers).
-      imports: [JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ...(imports ?? [])],
+      // ExtensionsModule merges the GraphQL fields of these modules' resolvers (docs/extending.md).
+      imports: [JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ExtensionsModule, ...(imports ?? [])],
       exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO],
       controllers: [QueryController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [

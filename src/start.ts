@@ -5,6 +5,7 @@ import type { Config } from './config/schema.js';
 import { PublicError } from './shared/errors.js';
 import { createLogger, type Logger } from './shared/logger.js';
 import { createApp } from './server.js';
+import { loadExtensionModules } from './extensions/load.js';
 import { SvcRuntime } from './system/runtime.js';
 import { tracingRequested } from './tracing/requested.js';
 
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   const tracing = tracingRequested(process.env) ? (await import('./tracing/sdk.js')).startTracing(process.env) : undefined;
   if (tracing) log.info('svc: OpenTelemetry tracing on');
   const { host, port } = parseBind(config.BIND);
-  const app = await createApp(config, log);
+  // A team's own Nest modules (EXTENSIONS), imported into the application (docs/extending.md).
+  const app = await createApp(config, log, await loadExtensionModules(config.EXTENSIONS, process.cwd()));
   await app.listen(port, host);
   let service: Server | undefined;
   if (config.SERVICE_BIND) {

@@ -168,6 +168,8 @@ export const settingsShape = {
   NODE_GROUP: z.string().default(''),
   /** Serve as an Apollo Federation 2 subgraph: `_service`, `_entities`, `@key` on objects with a primary key (docs/extending.md). */
   FEDERATION: bool.default(false),
+  /** Nest module files `npm start` imports into the application (a comma list, or a YAML list). */
+  EXTENSIONS: list.default([]),
   /** Apollo Studio (both needed; off by default): usage and schema reporting through Apollo Server's plugins. */
   APOLLO_KEY: z.string().default(''),
   APOLLO_GRAPH_REF: z.string().default(''),

@@ -1,5 +1,6 @@
 // A GraphQL selection over a data object -> SelectNode. Relations become nested selects of the same
 // statement (SPEC §5); nothing here runs a query.
+import { extensionFieldKeys, PARENT_KEY_PREFIX } from './extension-fields.js';
 import {
   type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType,
 } from 'graphql';
@@ -173,6 +174,19 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       const f = isRemote(ctx, target) ? planRemote(ctx, obj, alias, key, target, relationKeyColumns(aggRel), false, (rctx, keys) => out(rctx, keys, 'v')) : out(ctx, alias, key);
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'const' });
+      continue;
+    }
+    const parentKeys = extensionFieldKeys(def);
+    if (parentKeys) {
+      // An extension's field: resolved by its own code from the row's key fields (src/extensions/).
+      for (const k of parentKeys) {
+        const column = obj.fields.find((f) => f.name === k);
+        const hidden = `${PARENT_KEY_PREFIX}${k}`;
+        if (!column || planned.byKey.has(hidden)) continue;
+        const f: OutField = { kind: 'scalar', key: hidden, expr: fieldExpr(ctx, obj, alias, column, 'read'), scalar: column.type, list: column.list };
+        planned.fields.push(f);
+        planned.byKey.set(hidden, { field: f, kind: 'scalar' });
+      }
       continue;
     }
     unsupported(`field "${type.name}.${name}"`);

@@ -8,6 +8,7 @@ import type { AccessScope } from '../permissions/access.js';
 import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
 import { attachResolvers, type ResolverDeps } from './resolvers.js';
 import { attachFederation } from '../federation/entities.js';
+import type { SchemaExtension } from '../extensions/extension-schema.js';
 import { type Entity, entitiesOf, federationSdl, subgraphSdl } from '../federation/subgraph.js';
 import { buildSurface, type SchemaIndex, type SystemFunction } from './surface.js';
 
@@ -48,17 +49,24 @@ function exactBigInt(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-export function compileSchema(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = [], federation?: { readonly exclude: ReadonlySet<string> }) {
+export function compileSchema(
+  catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = [],
+  federation?: { readonly exclude: ReadonlySet<string> }, extension?: SchemaExtension,
+) {
   // Extension sources change other sources' objects before anything is built from them.
   const applied = applyExtensions(catalogs);
   const surface = buildSurface(applied.catalogs, functions, extraSdl);
   const entities: ReadonlyMap<string, Entity> | undefined = federation ? entitiesOf(surface.index, federation.exclude) : undefined;
-  const sdl = entities ? `${surface.sdl}\n${federationSdl(entities)}` : surface.sdl;
+  const generated = entities ? `${surface.sdl}\n${federationSdl(entities)}` : surface.sdl;
+  // Teams' code-first fields (extension modules), checked against this generated schema (a clash names both).
+  const sdl = extension ? `${generated}\n${extension.sdl(generated)}` : generated;
   return { surface, entities, schema: exactBigInt(buildSchema(sdl)), dormant: applied.dormant };
 }
 
 export class SchemaService {
   private served: ServedSchema | undefined;
+  private extension: SchemaExtension | undefined;
+  private last: { catalogs: readonly ResolvedCatalog[]; deps: ResolverDeps } | undefined;
   private readonly listeners = new Set<(s: ServedSchema) => void>();
 
   constructor(
@@ -76,14 +84,32 @@ export class SchemaService {
     return this.served;
   }
 
+  /**
+   * Extension modules' fields (src/extensions/): merged into the schema now and into every schema
+   * after it. Throws, keeping the schema served until now, when they clash with generated names.
+   */
+  extend(extension: SchemaExtension): ServedSchema {
+    const before = this.extension;
+    this.extension = extension;
+    if (!this.last) throw new Error('schema not built yet');
+    try {
+      return this.rebuild(this.last.catalogs, this.last.deps);
+    } catch (e) {
+      this.extension = before;
+      throw e;
+    }
+  }
+
   rebuild(catalogs: readonly ResolvedCatalog[], deps: ResolverDeps): ServedSchema {
-    const { surface, schema, entities, dormant } = compileSchema(catalogs, this.functions, this.extraSdl, this.federation ? { exclude: this.system.sources } : undefined);
+    const { surface, schema, entities, dormant } = compileSchema(catalogs, this.functions, this.extraSdl, this.federation ? { exclude: this.system.sources } : undefined, this.extension);
+    this.last = { catalogs, deps };
     this.decorate(schema);
     const version = (this.served?.version ?? 0) + 1;
     const scope = buildAccessScope(surface.index, this.system);
     const sub = entities ? subgraphSdl(schema, entities) : undefined;
     // Before attachResolvers, whose field guard then wraps `_service` and `_entities` like any field.
     if (entities) attachFederation(schema, surface.index, scope, entities, () => ({ sdl: sub!, version }), deps.roleSchemas);
+    this.extension?.attach(schema, surface.index);
     attachResolvers(schema, surface.index, scope, deps, version);
     this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version, dormant, ...(sub ? { subgraphSdl: sub } : {}) };
     metrics.schemaRebuilds.inc();

@@ -1,0 +1,33 @@
+// Finds the code-first resolvers of the application's modules (a team's, named in EXTENSIONS, or
+// given to createApp) once every provider exists, and merges their fields into the served schema.
+// A clash fails the start with a message naming both fields.
+import { Inject, Injectable, Module, type OnModuleInit, type Type } from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService, ModuleRef } from '@nestjs/core';
+import { GraphQLSchemaBuilderModule, RESOLVER_TYPE_METADATA } from '@nestjs/graphql';
+import { SvcRuntime } from '../system/runtime.js';
+import { bindResolver } from './bind.js';
+import { buildCodeFirst } from './code-first.js';
+import { ExtensionSchema, parentRow } from './extension-schema.js';
+
+@Injectable()
+export class ExtensionsLoader implements OnModuleInit {
+  constructor(
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Inject(ModuleRef) private readonly modules: ModuleRef,
+    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const found = this.discovery.getProviders().filter((w) => w.instance && w.metatype && Reflect.hasMetadata(RESOLVER_TYPE_METADATA, w.metatype));
+    if (!found.length) return;
+    const classes = found.map((w) => w.metatype as Type);
+    const codeFirst = await buildCodeFirst(this.modules, classes);
+    if (!codeFirst) return;
+    const fields = found.flatMap((w) => bindResolver(w.instance as object, () => parentRow));
+    this.runtime.schema.extend(new ExtensionSchema(codeFirst, fields));
+    this.runtime.log.info({ resolvers: classes.map((c) => c.name), fields: fields.map((f) => f.coordinate) }, 'svc: extension fields merged into the schema');
+  }
+}
+
+@Module({ imports: [DiscoveryModule, GraphQLSchemaBuilderModule], providers: [ExtensionsLoader] })
+export class ExtensionsModule {}
