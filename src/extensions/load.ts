@@ -3,8 +3,8 @@
 // `.js`/`.mjs` file as it is, a `.ts` file through its build output under dist/ (what `npm run
 // build` writes), or the `.ts` file itself when svc runs from its TypeScript source (tests).
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Type } from '@nestjs/common';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 
@@ -12,6 +12,8 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 const MODULE_KEYS = ['imports', 'providers', 'controllers', 'exports'];
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** The repository svc runs from: src/extensions/ in it, or dist/src/extensions/ once built. */
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), FROM_SOURCE ? '../..' : '../../..');
 
 const isModule = (v: unknown): v is Type => typeof v === 'function' && MODULE_KEYS.some((k) => Reflect.getMetadata(k, v) !== undefined);
 
@@ -22,12 +24,13 @@ function importable(entry: string, cwd: string): string {
     return file;
   }
   if (/\.ts$/.test(file)) {
-    const built = join(cwd, 'dist', relative(cwd, file).replace(/\.ts$/, '.js'));
+    // `npm run build` compiles the repository's .ts files (extensions/, examples/) into dist/.
+    const built = join(REPO, 'dist', relative(REPO, file).replace(/\.ts$/, '.js'));
     // The extension is loaded as svc itself was: compiled next to compiled svc, or as TypeScript
     // source when svc runs from source (tests); mixing the two would give it other class tokens.
     if (FROM_SOURCE && existsSync(file)) return file;
     if (existsSync(built)) return built;
-    throw new PublicError(ErrorCode.ConfigInvalid, `EXTENSIONS: ${entry}: no such file (nor its build output ${relative(cwd, built)}; run \`npm run build\`)`);
+    throw new PublicError(ErrorCode.ConfigInvalid, `EXTENSIONS: ${entry}: no such file (nor its build output ${relative(REPO, built)}; run \`npm run build\`)`);
   }
   throw new PublicError(ErrorCode.ConfigInvalid, `EXTENSIONS: ${entry}: name a module file (.ts, .js or .mjs)`);
 }
