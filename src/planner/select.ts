@@ -8,6 +8,7 @@ import {
 // has no "exports"), so this path names the same module instance.
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject, Relation } from '../catalog/model.js';
+import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { isScalar as isScalarName, type ScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
@@ -40,12 +41,21 @@ function unsupported(what: string): never {
   throw new PublicError(ErrorCode.BadUserInput, `${what} is not supported yet`);
 }
 
+/**
+ * Which object a planned field list belongs to, and the response keys planned out because the
+ * role may not use them: `order_by` naming one is refused as forbidden, not as "not selected".
+ * Keyed by the field list itself, which every SelectNode built from it shares.
+ */
+const plannedFrom = new WeakMap<readonly OutField[], { readonly object: DataObject; readonly denied: ReadonlyMap<string, string> }>();
+
 function subfields(ctx: PlanContext, type: GraphQLObjectType, nodes: readonly FieldNode[]): Map<string, readonly FieldNode[]> {
   return collectSubfields(ctx.schema, ctx.fragments as never, ctx.variables as never, type, nodes);
 }
 
 function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): Planned {
   const planned: Planned = { fields: [], byKey: new Map(), extraWhere: [], joins: [] };
+  const denied = new Map<string, string>();
+  plannedFrom.set(planned.fields, { object: obj, denied });
   for (const [key, fieldNodes] of subfields(ctx, type, nodes)) {
     const node = fieldNodes[0]!;
     const name = node.name.value;
@@ -58,7 +68,10 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     const def = type.getFields()[name];
     if (!def) throw new PublicError(ErrorCode.ValidationFailed, `Cannot query field "${name}" on type "${type.name}".`);
     // A denied field is not fetched; its resolver answers "forbidden" at its path (SPEC §1).
-    if (ctx.access.fieldDenied(type.name, name, getNamedType(def.type).name)) continue;
+    if (ctx.access.fieldDenied(type.name, name, getNamedType(def.type).name)) {
+      denied.set(key, name);
+      continue;
+    }
     const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
     const column = obj.fields.find((f) => f.name === name);
     if (column) {
@@ -246,7 +259,10 @@ function planRelationList(
 function orderExpr(ctx: PlanContext, sel: SelectNode, path: string[], full: string, objName: string): { expr: Expr; notNull: boolean } {
   const [head, ...rest] = path;
   const f = sel.fields.find((x) => x.key === head);
-  if (!f) throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is not selected`);
+  if (!f) {
+    orderDenied(ctx, sel, head!);
+    throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is not selected`);
+  }
   if (f.kind === 'scalar' && rest.length === 0) {
     if (f.origin) ctx.access.useField(f.origin.object, f.origin.field, 'order');
     return { expr: f.expr, notNull: f.notNull === true };
@@ -257,6 +273,17 @@ function orderExpr(ctx: PlanContext, sel: SelectNode, path: string[], full: stri
   // An @unnest relation is joined (inner): its columns order the joined rows directly.
   if (f.kind === 'unnest' && rest.length) return orderExpr(ctx, f.select, rest, full, objName);
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
+}
+
+/** `order_by` naming a field the role may not use (selected or not) is forbidden, naming the field. */
+function orderDenied(ctx: PlanContext, sel: SelectNode, key: string): void {
+  const from = plannedFrom.get(sel.fields);
+  if (!from) return;
+  const name = from.denied.get(key) ?? key;
+  const known = from.object.fields.some((x) => x.name === name) || from.object.relations.some((r) => r.name === name);
+  if (!known) return;
+  ctx.access.useField(from.object.name, name, 'order');
+  if (from.denied.has(key)) throw forbidden(`field "${from.object.name}.${name}" may not be used by role "${ctx.access.role}"`);
 }
 
 function orderItems(ctx: PlanContext, sel: SelectNode, order: OrderArg[] | undefined | null, obj: DataObject): OrderItem[] {

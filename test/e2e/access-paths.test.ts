@@ -91,6 +91,12 @@ const CASES: readonly Case[] = [
   { item: '4 filter in bucket aggregations', query: '{ shop_customers_bucket_aggregation { key { country } aggregations(filter: {email: {like: "a%"}}) { _rows_count } } }', check: (a) => refused(a, 'shop_customers.email') },
   { item: '4 distinct_on', query: '{ shop_customers(distinct_on: ["email"]) { id } }', check: (a) => refused(a, 'shop_customers.email') },
   { item: '4 order_by through a path', query: '{ shop_orders_aggregation(order_by: [{field: "note"}], limit: 1) { _rows_count } }', check: (a) => refused(a, 'shop_orders.note') },
+  { item: '4 order_by on a disabled field', query: '{ shop_customers(order_by: [{field: "email"}]) { id email } }', check: (a) => refused(a, 'shop_customers.email') },
+  { item: '4 order_by on a disabled field it does not select', query: '{ shop_customers(order_by: [{field: "email"}]) { id } }', check: (a) => refused(a, 'shop_customers.email') },
+  { item: '4 order_by on an alias of a disabled field', query: '{ shop_customers(order_by: [{field: "e"}]) { id e: email } }', check: (a) => refused(a, 'shop_customers.email') },
+  { item: '4 order_by through an N:1 path', query: '{ shop_orders(order_by: [{field: "customer.email"}]) { id customer { email } } }', check: (a) => refused(a, 'shop_customers.email') },
+  { item: '4 order_by of a relation list', query: '{ shop_customers { id orders(order_by: [{field: "note"}]) { id } } }', check: (a) => refused(a, 'shop_orders.note') },
+  { item: '4 order_by of bucket aggregations', query: '{ shop_customers_bucket_aggregation(order_by: [{field: "key.email"}]) { key { email } aggregations { _rows_count } } }', check: (a) => refused(a, 'shop_customers.email') },
   { item: '4 update filter', query: 'mutation { update_shop_customers(filter: {email: {like: "a%"}}, data: {country: "XX"}) { affected_rows } }', check: (a) => refused(a, 'shop_customers.email') },
   { item: '4 delete filter', query: 'mutation { delete_shop_order_items(filter: {order: {note: {like: "g%"}}}) { affected_rows } }', check: (a) => refused(a, 'shop_orders.note') },
   // 5: a disabled field written
@@ -101,6 +107,16 @@ const CASES: readonly Case[] = [
   { item: '6 root aggregation', query: '{ shop_tags_aggregation { _rows_count } }', check: (a) => refused(a) },
   { item: '6 root bucket aggregation', query: '{ shop_tags_bucket_aggregation { key { name } aggregations { _rows_count } } }', check: (a) => refused(a) },
   { item: '6 relation aggregation', query: '{ shop_products(order_by: [{field: "id"}]) { id tags_aggregation { _rows_count } } }', check: (a) => refused(a) },
+  { item: '6 relation aggregation selected alone', query: '{ shop_products(limit: 1) { tags_aggregation { _rows_count } } }', check: (a) => refused(a) },
+  { item: '6 relation selected alone', query: '{ shop_products(limit: 1) { tags { id } } }', check: (a) => refused(a) },
+  {
+    item: '4 only disabled fields selected',
+    query: '{ shop_customers(limit: 1) { email } }',
+    check: (a) => {
+      refused(a);
+      expect(a.errors[0]!.path).toEqual(['shop_customers', 0, 'email']);
+    },
+  },
   { item: '6 relation inside an aggregation', query: '{ shop_products_aggregation { tags { _rows_count } } }', check: (a) => refused(a) },
   { item: '6 sub-aggregation', query: '{ shop_products_aggregation { tags_aggregation { _rows_count { sum } } } }', check: (a) => refused(a) },
   { item: '6 relation filter into it', query: '{ shop_products(filter: {tags: {any_of: {name: {eq: "classic"}}}}) { id } }', check: (a) => refused(a) },

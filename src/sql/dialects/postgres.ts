@@ -122,6 +122,9 @@ export class PostgresCompiler extends SqlCompiler {
   }
 
   protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
+    // No field planned (every selected field is denied to the role): an empty object per row, as
+    // on DuckDB; each denied field answers "forbidden" at its path.
+    if (!pairs.length) return 'json_build_object()';
     const chunks: string[] = [];
     for (let i = 0; i < pairs.length; i += MAX_PAIRS) {
       chunks.push(`json_build_object(${pairs.slice(i, i + MAX_PAIRS).map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`);
