@@ -75,11 +75,13 @@ export class DuckDbSource implements DataSourceRuntime {
     }
     // DuckDB resolves its built-in functions (table functions like generate_series, read_csv) only
     // unqualified or as system.main.x; qualified with the attached database they are "not found".
-    const rows = await engine.withConnection((c) => engine.connection(c, o.name).all({
-      sql: `SELECT DISTINCT function_name AS name FROM duckdb_functions() WHERE database_name = 'system'
+    // Start-up bookkeeping over the engine's own catalog, not a client's statement: QUERY_TIMEOUT
+    // does not bound it (listing every function took over 300 ms on a busy machine and failed the start).
+    const rows = await engine.withConnection(async (c) => (await c.runAndReadAll(
+      `SELECT DISTINCT function_name AS name FROM duckdb_functions() WHERE database_name = 'system'
         AND function_name NOT IN (SELECT function_name FROM duckdb_functions() WHERE database_name = $1)`,
-      params: [o.name],
-    }));
+      [o.name],
+    )).getRowObjectsJS());
     return new DuckDbSource(engine, o.name, o.readOnly, new Set(rows.map((r) => String(r.name))), true, memory ? undefined : resolve(o.path));
   }
 
