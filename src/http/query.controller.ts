@@ -29,6 +29,7 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
   return !!v && typeof v === 'object' && JQ_VARIABLE in v;
 }
 import { APOLLO } from './tokens.js';
+import { prefersGraphqlResponse } from './graphql-server.js';
 
 @Controller()
 export class QueryController {
@@ -81,7 +82,11 @@ export class QueryController {
       if (applied.program !== undefined) context.jqPrograms.push(applied.program);
       const parts = requestParts(req.method, body, search);
       const tooDeep = requestGuard(rt.config).before?.(parts.query, parts.variables, identity, parts.variablesText);
-      if (tooDeep) return void reply.status(200).header('content-type', 'application/json').send(refusalBody(tooDeep));
+      if (tooDeep) {
+        // Refused before parsing, with the status and media type Apollo would answer (SPEC §1).
+        const strict = prefersGraphqlResponse(req.headers.accept);
+        return void reply.status(strict ? 400 : 200).header('content-type', strict ? 'application/graphql-response+json; charset=utf-8' : 'application/json').send(refusalBody(tooDeep));
+      }
     } catch (e) {
       return sendFailure(reply, e, this.runtime.log);
     }

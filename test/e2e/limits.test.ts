@@ -104,6 +104,35 @@ describe('limits on what one request may ask for', () => {
   });
 });
 
+describe('refusals under application/graphql-response+json (issue 15, GraphQL over HTTP)', () => {
+  const STRICT = { accept: 'application/graphql-response+json' };
+  const refusals = {
+    'MAX_ALIASES, counted before parsing': `{ ${Array.from({ length: 600 }, (_, i) => `a${i}: shop_tags_by_pk(id: 1) { id }`).join(' ')} }`,
+    'nesting, before parsing': `{ shop_tags(filter: ${'{_and: ['.repeat(200)}{id: {eq: 1}}${']}'.repeat(200)}) { id } }`,
+    'MAX_ROOT_FIELDS, after parsing': `{ ${Array.from({ length: 200 }, (_, i) => `a${i}: shop_tags_by_pk(id: 1) { id }`).join(' ')} }`,
+  };
+  it.each(Object.entries(refusals))('%s: 400 with that media type; application/json clients keep 200', async (_name, q) => {
+    for (const d of dialects.all) {
+      const strict = await d.app.gql(q, undefined, STRICT);
+      expect(strict.status, strict.text).toBe(400);
+      expect(String(strict.headers['content-type'])).toMatch(/^application\/graphql-response\+json/);
+      expect(strict.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      const plain = await d.app.gql(q);
+      expect(plain.status, plain.text).toBe(200);
+      expect(String(plain.headers['content-type'])).toMatch(/^application\/json/);
+      expect(plain.body.errors[0].message).toBe(strict.body.errors[0].message);
+    }
+  });
+
+  it('a syntax error is 400 for every client', async () => {
+    for (const headers of [STRICT, {}]) {
+      const r = await dialects.all[0]!.app.gql('{ shop_tags { id }', undefined, headers);
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+    }
+  });
+});
+
 describe('exemption by configuration', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -2,11 +2,11 @@
 // `npm run bench` workload fits inside the default limits, with the figures the model gives.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getOperationAST, parse } from 'graphql';
+import { getOperationAST, parse, visit } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { compileCatalog } from '../../src/catalog/compile.js';
 import { loadConfig } from '../../src/config/load.js';
-import { costError, measureRequest } from '../../src/http/cost-limit.js';
+import { costError, measureRequest, scanDocument } from '../../src/http/cost-limit.js';
 import { compileSchema } from '../../src/schema/service.js';
 // @ts-expect-error: plain JavaScript module of the benchmark
 import { CASES, variants } from '../../bench/lib/workloads.mjs';
@@ -32,4 +32,35 @@ describe('the benchmark inside the default limits', () => {
       }
     }
   }
+});
+
+describe('the scan that refuses before parsing (issue 15 item 8)', () => {
+  const parsed = (q: string) => {
+    let aliases = 0;
+    visit(parse(q), { Field: (f) => void (f.alias && aliases++) });
+    return aliases;
+  };
+  // Colons that are not aliases: arguments, object values, variable definitions and defaults,
+  // directive arguments, strings and block strings, comments; and aliases written unusually.
+  const documents = [
+    '{ a: shop_tags { id } b : shop_tags { id } shop_tags { id } }',
+    'query Q($a: Int = 3, $f: F = {x: {y: 1}}) { x: f(a: $a, b: {c: "d: e", f: [1, {g: h}]}) @include(if: true) { y:z, ...F ... on T { w # not: this\n : v } } }\nfragment F on T { p: q r { s: t } }',
+    '{ a(s: """ x: y { z: w } \\""" u: v """) { b: c } }',
+    'mutation { i: insert_x(data: {a: 1, b: [{c: 2}]}) { _id: id } }',
+    '{ "a: b" }',
+  ];
+  it.each(documents)('counts the aliases graphql-js finds: %s', (q) => {
+    let expected: number;
+    try {
+      expected = parsed(q);
+    } catch {
+      expected = 0; // not a document: the scan must not find aliases in a string
+    }
+    expect(scanDocument(q).aliases).toBe(expected);
+  });
+
+  it('measures nesting and aliases of 5,000 root aliases in one pass', () => {
+    const q = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
+    expect(scanDocument(q)).toEqual({ nesting: 2, aliases: 5000 });
+  });
 });
