@@ -1,6 +1,6 @@
 SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" = CAST($1 AS VARCHAR) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
-SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" IN (CAST($1 AS VARCHAR), CAST($2 AS VARCHAR)) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."customers" AS "t0" WHERE "t0"."country" = ANY(CAST(CAST($1 AS JSON) AS VARCHAR[])) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
 SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id", 'price': "t0"."price"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."products" AS "t0" WHERE ("t0"."price" > CAST($1 AS DOUBLE) AND "t0"."price" <= CAST($2 AS DOUBLE)) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
