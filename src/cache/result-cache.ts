@@ -215,10 +215,21 @@ export class ResultCache {
     }
   }
 
+  private readonly remoteListeners = new Set<(tags: readonly string[] | undefined) => void>();
+
+  /**
+   * Invalidations published by other processes sharing L2: caches kept outside this one (role
+   * permissions, managed keys) hear them here, so a change made on one node applies on all (SPEC §12).
+   */
+  onRemoteInvalidation(listener: (tags: readonly string[] | undefined) => void): void {
+    this.remoteListeners.add(listener);
+  }
+
   /** Another process invalidated: drop our L1 copies (L2 was handled by the sender). */
   private received(msg: InvalidationMessage): void {
     this.epoch++;
     cacheMetrics.invalidations.inc({ origin: 'remote' });
+    for (const l of this.remoteListeners) l(msg.tags?.length ? msg.tags : undefined);
     if (!this.l1) return;
     if (msg.tags === null || msg.tags.length === 0) this.l1.clear();
     else this.l1.invalidate(msg.tags);
@@ -228,5 +239,6 @@ export class ResultCache {
   private resync(): void {
     this.epoch++;
     this.l1?.clear();
+    for (const l of this.remoteListeners) l(undefined);
   }
 }

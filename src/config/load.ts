@@ -81,7 +81,18 @@ export function loadConfig(options: LoadOptions = {}): Config {
   if (anon?.enabled !== undefined && env.ALLOWED_ANONYMOUS === undefined) config.ALLOWED_ANONYMOUS = anon.enabled;
   if (anon?.role !== undefined && env.ANONYMOUS_ROLE === undefined) config.ANONYMOUS_ROLE = anon.role;
   if (typeof yaml.secret_key === 'string' && !env.SECRET_KEY) config.SECRET_KEY = yaml.secret_key;
+  checkCluster(config);
   return config;
+}
+
+/** Cluster mode (SPEC §12) needs a shared core database and a way to authenticate internal calls. */
+function checkCluster(c: Config): void {
+  if (!c.CLUSTER_ENABLED) return;
+  if (!/^postgres(ql)?:\/\//.test(c.CORE_DB_PATH)) {
+    fail('cluster mode (CLUSTER_ENABLED) needs a PostgreSQL core database shared by every node: set CORE_DB_PATH to a postgres:// connection string');
+  }
+  if (!c.CLUSTER_SECRET) fail('cluster mode (CLUSTER_ENABLED) needs CLUSTER_SECRET: nodes authenticate their internal calls with it');
+  if (c.CORE_DB_READONLY) fail('cluster mode (CLUSTER_ENABLED) needs a writable core database (CORE_DB_READONLY is true)');
 }
 
 function mergeAuthEnv(auth: Record<string, unknown>, env: NodeJS.ProcessEnv): Record<string, unknown> {

@@ -126,6 +126,20 @@ export const settingsShape = {
   CORE_DB_READONLY: bool.default(false),
   SECRET_KEY: z.string().default(''),
   CLUSTER_SECRET: z.string().default(''),
+  /** Cluster mode (SPEC §12): one management node and workers sharing a PostgreSQL core database. */
+  CLUSTER_ENABLED: bool.default(false),
+  CLUSTER_ROLE: z.enum(['management', 'worker']).default('worker'),
+  /** This node's name in `core.cluster.nodes`; empty: the host name. */
+  CLUSTER_NODE_NAME: z.string().default(''),
+  /** The base URL other nodes reach this one at (`http://w1:15000`); empty: derived from BIND. */
+  CLUSTER_NODE_URL: z.string().default(''),
+  CLUSTER_HEARTBEAT: duration.default(30_000),
+  /** Management removes nodes whose last heartbeat is older than this. */
+  CLUSTER_GHOST_TTL: duration.default(120_000),
+  /** Workers compare `schema_version` this often and reconcile what they serve. */
+  CLUSTER_POLL_INTERVAL: duration.default(30_000),
+  /** Longest one internal call to another node may take (a broadcast, a forwarded mutation). */
+  CLUSTER_TIMEOUT: duration.default(10_000),
   ALLOWED_ANONYMOUS: bool.default(true),
   ANONYMOUS_ROLE: z.string().default('admin'),
   ALLOW_MANAGED_API_KEYS: bool.default(false),

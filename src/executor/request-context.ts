@@ -30,6 +30,11 @@ export class RequestContext {
   readonly written = new Set<string>();
   /** Data objects this request read (the tags of a cached /jq-query answer, SPEC §9). */
   readonly reads = new Set<string>();
+  /**
+   * A refusal that concerns the whole request rather than one field (an internal cluster call
+   * without the cluster secret, SPEC §12): the HTTP status the response goes out with.
+   */
+  httpStatus?: number;
   /** jq programs sent outside the document (the `_jq` variable): the variables they read count as used. */
   readonly jqPrograms: string[] = [];
 

@@ -114,6 +114,7 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
           const codes = (result.errors ?? []).map((e) => e.extensions?.code);
           const strict = prefersGraphqlResponse(rc.request.http?.headers.get('accept'));
           if (!strict && codes.length && codes.every((c) => UNEXECUTABLE.has(String(c)))) rc.response.http.status = 200;
+          if (rc.contextValue.httpStatus) rc.response.http.status = rc.contextValue.httpStatus;
         },
       };
     },

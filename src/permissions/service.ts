@@ -7,6 +7,8 @@ const TTL_MS = 60 * 60 * 1000;
 
 /** The tag of everything that depends on role permissions; invalidating it applies changes at once. */
 export const ROLE_PERMISSIONS_TAG = '$role_permissions';
+/** The tag of remembered managed API key lookups (SPEC §6). */
+export const API_KEYS_TAG = '$AuthAPIKeys';
 
 export class PermissionService {
   private readonly cache = new Map<string, { access: Promise<RoleAccess>; at: number }>();

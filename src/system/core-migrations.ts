@@ -2,7 +2,7 @@
 // refused with a clear message (SPEC §11). The same DDL runs on DuckDB and PostgreSQL; `JSON`
 // becomes `JSONB` on PostgreSQL.
 
-export const CORE_SCHEMA_VERSION = 3;
+export const CORE_SCHEMA_VERSION = 4;
 
 /** A step is SQL, or a change computed in the server (values only it can compute, such as hashes). */
 export type MigrationStep = string | { readonly hashApiKeys: true };
@@ -92,5 +92,11 @@ export const MIGRATIONS: readonly (readonly MigrationStep[])[] = [
     `UPDATE roles SET description = 'Public role' WHERE name = 'public' AND description = 'Anonymous callers'`,
     `UPDATE roles SET description = 'Readonly role' WHERE name = 'readonly' AND description = 'Reads everything, writes nothing'`,
     { hashApiKeys: true },
+  ],
+  // version 4 (issue 22): cluster nodes (seed 001 `_cluster_nodes`, SPEC §12).
+  [
+    `CREATE TABLE IF NOT EXISTS _cluster_nodes (
+      name VARCHAR PRIMARY KEY, url VARCHAR NOT NULL, role VARCHAR NOT NULL, version VARCHAR,
+      started_at TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, last_heartbeat TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, error VARCHAR)`,
   ],
 ];

@@ -138,10 +138,9 @@ export function nodeConfig(config: Config): Record<string, unknown> {
 export function infoHandlers(config: Config): Record<string, FunctionHandler> {
   return {
     core_info: async () => ({
-      // Cluster mode (seed 001 core.cluster) is its own issue: every node is standalone today.
-      cluster_mode: false,
-      node_role: 'standalone',
-      node_name: hostname(),
+      cluster_mode: config.CLUSTER_ENABLED,
+      node_role: config.CLUSTER_ENABLED ? config.CLUSTER_ROLE : 'standalone',
+      node_name: config.CLUSTER_NODE_NAME || hostname(),
       ...nodeVersion(),
       config: nodeConfig(config),
     }),

@@ -6,8 +6,9 @@ import { type Config, parallelLimit } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
-import { PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
+import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { SchemaService } from '../schema/service.js';
+import type { FunctionHandler } from '../schema/resolvers.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { DuckDbSource } from '../sources/duckdb/source.js';
@@ -29,6 +30,10 @@ import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { Serial } from '../shared/mutex.js';
 import { LineageEmitter } from '../lineage/emitter.js';
 import { Lifecycle } from './lifecycle.js';
+import { clusterHandlers } from './cluster/functions.js';
+import { CLUSTER_SOURCE, compileClusterViews } from './cluster/nodes.js';
+import { ClusterService } from './cluster/service.js';
+import { ClusterStore } from './cluster/store.js';
 import { ReadinessProbe } from './readiness.js';
 import { logSecurityWarnings } from './security-warnings.js';
 
@@ -50,6 +55,8 @@ export class SvcRuntime {
     readonly roleSchemas: RoleSchemas,
     /** The result cache (SPEC §9); a pass-through when no store is configured. */
     readonly cache: ResultCache,
+    /** Cluster mode (SPEC §12); a standalone node has one too, answering `my_role: standalone`. */
+    readonly cluster: ClusterService,
     private readonly lineage?: LineageEmitter,
   ) {
     this.readiness = new ReadinessProbe(registry, core);
@@ -61,14 +68,22 @@ export class SvcRuntime {
         roleSchemas.clear();
       }
     });
+    // Another node's invalidation, heard through the shared Redis: the same caches drop (SPEC §12).
+    cache.onRemoteInvalidation((tags) => this.notify(tags));
     // A committed change to roles or permissions applies at once (SPEC §7 `$role_permissions`),
-    // cached results included: they were computed under the old rules.
+    // cached results included: they were computed under the old rules. Managed keys likewise
+    // (`$AuthAPIKeys`). Both reach the other nodes of a cluster.
     writes.on((objects) => {
+      const tags: string[] = [];
       if (objects.has(coreObject('role_permissions')) || objects.has(coreObject('roles'))) {
         permissions.invalidate();
         roleSchemas.clear();
-        cache.invalidate([ROLE_PERMISSIONS_TAG]).catch((e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e) }, 'cache: invalidation of $role_permissions failed'));
+        tags.push(ROLE_PERMISSIONS_TAG);
       }
+      if (objects.has(coreObject('api_keys'))) tags.push(API_KEYS_TAG);
+      if (!tags.length) return;
+      cache.invalidate(tags).catch((e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e), tags }, 'cache: invalidation failed'));
+      cluster.shareTags(tags);
     });
   }
 
@@ -100,6 +115,7 @@ export class SvcRuntime {
     registry.set(META_SOURCE, { runtime: DuckDbSource.over(engine, META_SOURCE), catalog: compileMetaCatalog() }, []);
     // The catalog views read the core database through the core source's own runtime.
     registry.set(CATALOG_VIEWS_SOURCE, { runtime: coreRuntime, catalog: compileCatalogViews(coreType) }, []);
+    registry.set(CLUSTER_SOURCE, { runtime: coreRuntime, catalog: compileClusterViews(coreType) }, []);
     const catalogs = new CatalogStore(core, descriptions);
     await catalogs.loadDescriptions();
     const writes = new Serial();
@@ -110,7 +126,9 @@ export class SvcRuntime {
         await catalogs.sync(schema.current.schema, schema.current.index, registry.catalogs(), (n) => described.get(n), force);
         if (embedder) await catalogs.embedMissing(embedder, 50);
       });
-    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log, persist);
+    // A worker serves what management compiled and stored; it never writes the `_schema_*` tables.
+    const worker = config.CLUSTER_ENABLED && config.CLUSTER_ROLE === 'worker';
+    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log, worker ? async () => undefined : persist);
     const refresh = async (force?: boolean) => {
       rebuild();
       await persist(force);
@@ -118,12 +136,24 @@ export class SvcRuntime {
     const handlers = {
       ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config),
       ...schemaHandlers({ store: catalogs, registry, refresh, ...(embedder ? { embedder } : {}) }), ...gisHandlers(),
+      ...clusterHandlers(() => runtime!.cluster),
     };
+    // In a cluster, loading or unloading a source is a change of the whole cluster (SPEC §12): the
+    // core lifecycle mutations do what `core.cluster`'s do, on whichever node they are sent to.
+    if (config.CLUSTER_ENABLED) {
+      handlers.load_data_source = handlers.cluster_load_source!;
+      handlers.unload_data_source = handlers.cluster_unload_source!;
+    }
     const cache = await ResultCache.create(config, log);
     // Lineage events for every statement (SPEC §14), only when a receiver is configured.
     const lineage = config.OPENLINEAGE_URL ? new LineageEmitter(config, log) : undefined;
     if (lineage) executor.onFinished((s) => lineage.record(s));
-    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache, lineage);
+    const cluster = new ClusterService(config, log, new ClusterStore(core), lifecycle, registry, {
+      invalidate: (catalog, tags) => runtime!.invalidateHere(catalog, tags),
+      handler: (id) => (handlers as Record<string, FunctionHandler | undefined>)[id],
+      sharedInvalidation: () => cache.l2Ready,
+    });
+    runtime = new SvcRuntime(config, log, engine, registry, schema, executor, lifecycle, core, new WriteEvents(), new PermissionService(core), new RoleSchemas(), cache, cluster, lineage);
     rebuild();
     for (const d of readDeclaredSources(config.CATALOGS_DIR)) {
       if (d.seedFile) lifecycle.seeds.set(d.row.name, d.seedFile);
@@ -131,6 +161,7 @@ export class SvcRuntime {
       await core.upsertDeclared(d.row, d.catalog);
     }
     await lifecycle.loadAll();
+    await cluster.start();
     return runtime;
   }
 
@@ -146,11 +177,34 @@ export class SvcRuntime {
 
   async invalidate(tags: readonly string[] | undefined): Promise<number> {
     const n = await this.cache.invalidate(tags?.length ? tags : undefined);
-    for (const l of this.invalidationListeners) l(tags?.length ? tags : undefined);
+    this.notify(tags);
+    this.cluster.shareTags(tags?.length ? tags : []);
     return n;
   }
 
+  private notify(tags: readonly string[] | undefined): void {
+    for (const l of this.invalidationListeners) l(tags?.length ? tags : undefined);
+  }
+
+  /**
+   * On this node only (a cluster broadcast asked for it): cached per-role schemas and the results
+   * of one catalog's objects (all without a catalog), and the given cache tags.
+   */
+  async invalidateHere(catalog: string | undefined, tags: readonly string[] | undefined): Promise<number> {
+    if (tags?.length) {
+      const n = await this.cache.invalidate(tags);
+      this.notify(tags);
+      return n;
+    }
+    this.roleSchemas.clear();
+    this.permissions.invalidate();
+    const objects = catalog ? this.registry.get(catalog)?.catalog.objects.map((o) => o.name) : undefined;
+    if (catalog && !objects) return 0;
+    return this.cache.invalidate(objects?.length ? objects : undefined);
+  }
+
   async stop(): Promise<void> {
+    await this.cluster.stop();
     await this.lineage?.stop();
     await this.cache.stop();
     for (const s of this.registry.all()) await s.runtime.close().catch(() => undefined);
