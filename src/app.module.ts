@@ -13,6 +13,7 @@ import { createGraphqlServer } from './http/graphql-server.js';
 import { HealthController } from './http/health.controller.js';
 import { MetricsController } from './http/metrics.controller.js';
 import { QueryController } from './http/query.controller.js';
+import { IpcController } from './http/ipc/ipc.controller.js';
 import { APOLLO, CONFIG, LOGGER } from './http/tokens.js';
 import { RoleGate } from './permissions/roles.js';
 import type { Logger } from './shared/logger.js';
@@ -47,7 +48,7 @@ export class AppModule {
       // ExtensionsModule merges the GraphQL fields of these modules' resolvers (docs/extending.md).
       imports: [JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ExtensionsModule, ...(imports ?? [])],
       exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO],
-      controllers: [QueryController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
+      controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: log },

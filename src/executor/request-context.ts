@@ -16,6 +16,12 @@ export interface Identity {
   readonly impersonatedBy?: { readonly role: string; readonly userId: string; readonly userName: string };
 }
 
+/** The rows of one root list, read when /ipc writes them (a batch at a time). */
+export interface RowStream {
+  readonly source: string;
+  rows(): AsyncGenerator<readonly unknown[]>;
+}
+
 export class RequestContext {
   readonly transactions = new RequestTransactions();
   /** Mutations run in document order, even when nested under module fields. */
@@ -30,6 +36,11 @@ export class RequestContext {
   readonly written = new Set<string>();
   /** Data objects this request read (the tags of a cached /jq-query answer, SPEC §9). */
   readonly reads = new Set<string>();
+  /**
+   * Set by /ipc (SPEC §13): root lists are not read whole; each registers its rows here, by response
+   * path (`shop.products`), and /ipc streams them from a cursor once the operation has run.
+   */
+  streams?: Map<string, RowStream>;
   /**
    * A refusal that concerns the whole request rather than one field (an internal cluster call
    * without the cluster secret, SPEC §12): the HTTP status the response goes out with.

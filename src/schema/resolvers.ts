@@ -192,6 +192,8 @@ function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScop
     return value.v;
   };
   return async (source, args: Args, ctx, info) => {
+    // /ipc streams root lists itself (SPEC §13): nothing to cache, and no whole result to time.
+    if (ctx.streams) return inner(source, args, ctx, info);
     // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
     const early = info.path.prev === undefined ? ctx.prefetched.get(String(info.path.key)) : undefined;
     if (early) {
@@ -217,8 +219,9 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
   return async (_source, args: Args, ctx, info, reads) => {
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
-    const key = cacheable ? planKey(info, ctx) : '';
-    if (cacheable) {
+    const streaming = ctx.streams !== undefined && !ctx.transactions.active;
+    const key = cacheable && !streaming ? planKey(info, ctx) : '';
+    if (cacheable && !streaming) {
       const cached = plans.get(info.operation, key);
       if (cached) {
         for (const r of cached.reads) {
@@ -234,6 +237,8 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
     /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
     const run = (plan: RootQuery) => {
       planningWork.inc({ step: 'plan' });
+      // Relations into other sources are merged in memory: such a list is read whole (SPEC §5).
+      if (streaming && plan.kind === 'list' && runtime.streamRows && !statement.remotes.length) return stream(plan.select);
       const stmt = inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
       // Relations into other sources: answered level by level, one statement each (SPEC §5).
       const remotes = [...statement.remotes];
@@ -245,6 +250,14 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
       return remotes.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt);
     };
     const statement = { source: obj.source, remotes: [] as RemoteNode[] };
+    /** /ipc: the rows one by one, read after the operation has run (the answer holds [] meanwhile). */
+    const stream = (select: SelectNode): unknown[] => {
+      const stmt = runtime.compiler.compileRows(select, ctx.timezone);
+      for (const r of planReads) ctx.reads.add(r);
+      ctx.statements++;
+      ctx.streams!.set(responsePathAsArray(info.path).join('.'), { source: runtime.name, rows: () => runtime.streamRows!(stmt) });
+      return [];
+    };
     const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: planReads, statement };
     const access = pctx.access;
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') {

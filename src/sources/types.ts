@@ -46,6 +46,12 @@ export interface DataSourceRuntime {
    * JSON (DuckDB): the fast path writes it into the response as it is.
    */
   queryText?(stmt: CompiledSql): Promise<string | null>;
+  /**
+   * The rows of a `compileRows` statement (each row's JSON object, parsed), a batch at a time from a
+   * cursor, so a large result is never held whole (SPEC §13 /ipc). Stopping the iteration early
+   * ends the statement; QUERY_TIMEOUT bounds it as any statement.
+   */
+  streamRows?(stmt: CompiledSql): AsyncGenerator<readonly unknown[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   /**
    * `owner`: transactions of one owner (a request writing to several sources) never wait for each

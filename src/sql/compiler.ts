@@ -204,13 +204,29 @@ export abstract class SqlCompiler {
    * objects (and their nested relations) are built only for the rows that are returned.
    */
   protected arrayOf(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label?: string): string {
-    const as = label ? ` AS ${label}` : '';
+    const { object, order, from } = this.listParts(sel, ctx);
+    return `SELECT ${this.rooted(this.jsonArrayAgg(object, order, emptyAsNull), label)}${label ? ` AS ${label}` : ''} FROM ${from}`;
+  }
+
+  /**
+   * The rows of a root list one by one (`row`: each row's JSON object, as in the array), in order:
+   * what /ipc streams with a cursor instead of one array built in memory (SPEC §13).
+   */
+  compileRows(sel: SelectNode, timezone = 'UTC'): CompiledSql {
+    const ctx = new SqlContext(timezone);
+    const { object, order, from } = this.listParts(sel, ctx);
+    return { sql: `SELECT ${this.rootJson(object)} AS row FROM ${from}${order ? ` ORDER BY ${order}` : ''}`, params: ctx.params, lineage: ctx.lineage() };
+  }
+
+  /** A list's row object, its order, and the `FROM ... WHERE ...` it is built from. */
+  private listParts(sel: SelectNode, ctx: SqlContext): { object: string; order: string; from: string } {
     const limited = sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length;
     if (!limited) {
+      // Parameters are numbered in this order (order, object, from, where), as before.
       const order = this.orderList(sel.orderBy, ctx);
-      return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), order, emptyAsNull), label)}${as} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+      return { order, object: this.objectOf(sel, ctx), from: `${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` };
     }
-    if (sel.joins?.length) return this.limitedJoined(sel, ctx, emptyAsNull, label);
+    if (sel.joins?.length) return this.limitedJoined(sel, ctx);
     const items = this.effectiveOrder(sel);
     const order = this.orderList(items, ctx);
     const alias = this.quoteIdentifier(sel.from.alias);
@@ -224,14 +240,14 @@ export abstract class SqlCompiler {
       `(SELECT ${distinct}${alias}.*${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
       `${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}) AS ${alias}`;
     const outer = !order ? '' : plain ? order : `${alias}.${RN}`;
-    return `SELECT ${this.rooted(this.jsonArrayAgg(this.objectOf(sel, ctx), outer, emptyAsNull), label)}${as} FROM ${rows}`;
+    return { object: this.objectOf(sel, ctx), order: outer, from: rows };
   }
 
   /**
    * Limited rows joined with `@unnest` relations: the limit counts joined rows, so objects are built
    * for the joined rows, numbered, and cut after (the other columns' derived table would lose them).
    */
-  private limitedJoined(sel: SelectNode, ctx: SqlContext, emptyAsNull: boolean, label?: string): string {
+  private limitedJoined(sel: SelectNode, ctx: SqlContext): { object: string; order: string; from: string } {
     const order = this.orderList(this.effectiveOrder(sel), ctx) || '1';
     const inner = `SELECT ${this.objectOf(sel, ctx)} AS _j, row_number() OVER (ORDER BY ${order}) AS _rn FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
     const int = (n: number | undefined, what: string) => {
@@ -240,7 +256,7 @@ export abstract class SqlCompiler {
     };
     const from = int(sel.offset, 'offset');
     const cut = sel.limit !== undefined ? ` AND _s._rn <= ${from + int(sel.limit, 'limit')}` : '';
-    return `SELECT ${this.rooted(this.jsonArrayAgg('_s._j', '_s._rn', emptyAsNull), label)}${label ? ` AS ${label}` : ''} FROM (${inner}) AS _s WHERE _s._rn > ${from}${cut}`;
+    return { object: '_s._j', order: '_s._rn', from: `(${inner}) AS _s WHERE _s._rn > ${from}${cut}` };
   }
 
   /**

@@ -159,6 +159,29 @@ export class DuckDbEngine {
   }
 
   /**
+   * A statement's rows a DuckDB chunk (2048 rows) at a time, on a pooled connection held until the
+   * iteration ends. QUERY_TIMEOUT bounds the whole iteration; stopping early interrupts the query.
+   */
+  async *stream(source: string, sql: string, values: readonly unknown[]): AsyncGenerator<unknown[][]> {
+    const c = await this.acquire(source);
+    let interrupted = false;
+    const timer = this.timeoutMs ? setTimeout(() => ((interrupted = true), c.interrupt()), this.timeoutMs) : undefined;
+    let finished = false;
+    try {
+      const result = await c.stream(sql, params(values));
+      for await (const rows of result.yieldRowsJs()) yield rows as unknown[][];
+      finished = true;
+    } catch (e) {
+      throw interrupted ? statementTimeout(source, this.timeoutMs) : e;
+    } finally {
+      clearTimeout(timer);
+      // Abandoned half-way (the client went away): the query must not go on running.
+      if (!finished) c.interrupt();
+      this.release(c);
+    }
+  }
+
+  /**
    * Runs one statement on `c`, interrupting it once QUERY_TIMEOUT has passed. DuckDB cancels the
    * running query and the connection stays usable (a pooled one goes back to the pool).
    */

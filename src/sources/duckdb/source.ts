@@ -116,6 +116,12 @@ export class DuckDbSource implements DataSourceRuntime {
     }, this.name);
   }
 
+  async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
+    for await (const rows of this.engine.stream(this.name, stmt.sql, stmt.params)) {
+      yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(String(r[0]))));
+    }
+  }
+
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>, owner?: object): Promise<T> {
     return this.engine.transaction(this.name, fn, owner);
   }

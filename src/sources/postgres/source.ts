@@ -16,6 +16,8 @@ import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName
 const compiler = new PostgresCompiler({ untypedStrings: true });
 const untypedStringsCompiler = new PostgresCompiler({ untypedStrings: true });
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
+/** Rows per FETCH of an /ipc stream: a few MB at most in memory, few round trips. */
+const STREAM_BATCH = 2000;
 /** json and jsonb read without rounding integers beyond 2^53 (SPEC §3.4); other types as pg parses them. */
 const JSON_OIDS = new Set([114, 3802]);
 const EXACT_JSON = {
@@ -203,6 +205,28 @@ export class PostgresSource implements DataSourceRuntime {
       const v = r.rows[0]?.[0] as string | null | undefined;
       return v === null || v === undefined ? null : parseDbJson(v);
     });
+  }
+
+  /** A server-side cursor in a read transaction, fetched STREAM_BATCH rows at a time. */
+  async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
+    const c = (await this.knex.client.acquireConnection()) as pg.ClientBase;
+    let open = false;
+    try {
+      await c.query('BEGIN READ ONLY');
+      open = true;
+      await c.query({ text: `DECLARE svc_rows NO SCROLL CURSOR FOR ${stmt.sql}`, values: stmt.params as unknown[] }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
+      for (;;) {
+        const r = await c.query({ text: `FETCH ${STREAM_BATCH} FROM svc_rows`, rowMode: 'array', types: RAW_TEXT }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
+        if (!r.rows.length) break;
+        yield r.rows.map((x: unknown[]) => (x[0] === null || x[0] === undefined ? null : parseDbJson(String(x[0]))));
+      }
+      await c.query('COMMIT');
+      open = false;
+    } finally {
+      // Ended early (an error, or the client went away): the cursor goes with the transaction.
+      if (open) await c.query('ROLLBACK').catch(() => undefined);
+      await this.knex.client.releaseConnection(c);
+    }
   }
 
   transaction<T>(fn: (conn: SourceConnection) => Promise<T>, _owner?: object): Promise<T> {

@@ -1,0 +1,74 @@
+// Writes one /ipc answer (SPEC §13): a part per result path — lists as Arrow IPC streams, read
+// from their cursors a batch at a time; objects and scalars as JSON — then extensions and errors.
+import { getNullableType, isListType } from 'graphql';
+import type { RowStream } from '../../executor/request-context.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { stringifyJson } from '../../shared/json.js';
+import type { Logger } from '../../shared/logger.js';
+import { ArrowStream, type Fragments, listColumns } from './arrow.js';
+import { ARROW_STREAM, type MultipartWriter } from './multipart.js';
+import type { ResultPart } from './parts.js';
+
+export interface GraphqlAnswer {
+  readonly data?: Record<string, unknown> | null;
+  readonly errors?: readonly Record<string, unknown>[];
+  readonly extensions?: Record<string, unknown>;
+}
+
+/** Rows of a list held in memory (not streamed) go out in batches of this many. */
+const BATCH = 10_000;
+
+function valueAt(data: unknown, path: readonly string[]): unknown {
+  let v = data;
+  for (const k of path) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+  return v ?? null;
+}
+
+/** An error met while streaming, shaped as GraphQL errors are; internal faults are logged, not shown. */
+function streamError(e: unknown, path: readonly string[], log: Logger): Record<string, unknown> {
+  if (e instanceof PublicError) return { message: e.message, path, extensions: { code: e.code } };
+  log.error({ err: e, path: path.join('.') }, 'ipc: streaming a result failed');
+  return { message: 'internal server error', path, extensions: { code: ErrorCode.Internal } };
+}
+
+export async function writeAnswer(
+  out: MultipartWriter, answer: GraphqlAnswer, parts: readonly ResultPart[], streams: ReadonlyMap<string, RowStream>, fragments: Fragments, log: Logger,
+): Promise<void> {
+  const errors = [...(answer.errors ?? [])];
+  for (const part of parts) {
+    if (out.closed) return;
+    const key = part.path.join('.');
+    const path = `data.${key}`;
+    const stream = streams.get(key);
+    const value = valueAt(answer.data, part.path);
+    const list = isListType(getNullableType(part.type));
+    // A list is a table, unless its root field failed (null) and nothing was streamed.
+    if (!list || (value === null && !stream)) {
+      await out.json({ 'Content-Type': 'application/json', 'X-Svc-Part-Type': 'data', 'X-Svc-Path': path, 'X-Svc-Format': 'object' }, stringifyJson(value));
+      continue;
+    }
+    const columns = listColumns(part.type, part.selection, fragments);
+    const arrow = new ArrowStream(columns, !(columns.length === 1 && columns[0]!.name === 'value' && !part.selection));
+    await out.begin({ 'Content-Type': ARROW_STREAM, 'X-Svc-Part-Type': 'data', 'X-Svc-Path': path, 'X-Svc-Format': 'table' });
+    try {
+      if (stream) {
+        for await (const rows of stream.rows()) {
+          for (const chunk of arrow.batch(rows)) await out.write(chunk);
+          // Leaving the loop ends the generator, which ends the statement.
+          if (out.closed) break;
+        }
+      } else {
+        const rows = value as unknown[];
+        for (let i = 0; i < rows.length && !out.closed; i += BATCH) for (const chunk of arrow.batch(rows.slice(i, i + BATCH))) await out.write(chunk);
+      }
+    } catch (e) {
+      // The part stays a valid (shorter) Arrow stream; the error is reported in the errors part.
+      errors.push(streamError(e, part.path, log));
+    }
+    for (const chunk of arrow.finish()) await out.write(chunk);
+    await out.end();
+  }
+  await out.json({ 'Content-Type': 'application/json', 'X-Svc-Part-Type': 'extensions', 'X-Svc-Path': 'extensions' }, stringifyJson(answer.extensions ?? {}));
+  if (errors.length) await out.json({ 'Content-Type': 'application/json', 'X-Svc-Part-Type': 'errors', 'X-Svc-Path': 'errors' }, stringifyJson(errors));
+  out.close();
+}
