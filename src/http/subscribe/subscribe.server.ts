@@ -1,0 +1,159 @@
+// /subscribe (SPEC §13): graphql-ws (`graphql-transport-ws`) over the server's own HTTP listener.
+// The connection authenticates once with the providers of HTTP (connectionParams carry the same
+// headers); each result is the inner query run through /query's path, so role rules, limits and
+// time zone apply to every tick, and a role disabled or a token expired ends the subscription.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { ApolloServer } from '@apollo/server';
+import { HeaderMap } from '@apollo/server';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { IdentityService } from '../../auth/identity.service.js';
+import type { RawHeaders } from '../../auth/request.js';
+import { type Identity, RequestContext } from '../../executor/request-context.js';
+import { RoleGate } from '../../permissions/roles.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { parseDbJson } from '../../shared/json.js';
+import { requestTimeZone } from '../../shared/timezone.js';
+import { SvcRuntime } from '../../system/runtime.js';
+import { requestGuard } from '../cost-limit.js';
+import { APOLLO } from '../tokens.js';
+import { type PeriodicQuery, periodicQuery } from './operation.js';
+
+export const SUBSCRIBE_PATH = '/subscribe';
+const OVERRIDES = ['x-svc-role', 'x-svc-user-id', 'x-svc-user-name'];
+
+/** What graphql-ws keeps per connection beside its own `socket` and `request`: the caller's headers. */
+type Connection = Record<PropertyKey, unknown> & { headers?: RawHeaders };
+
+/** connectionParams as request headers: `Authorization`, `x-svc-api-key`, `x-svc-secret-key`, ... (any case), `token` as a bearer token. */
+function headersOf(params: Readonly<Record<string, unknown>> | undefined, upgrade: IncomingMessage): RawHeaders {
+  const out: Record<string, string | string[] | undefined> = {};
+  // The upgrade request's own credentials (a browser's cookie), then what the client put in connectionParams.
+  for (const k of ['authorization', 'cookie', 'x-svc-api-key', 'x-svc-timezone', 'time-zone']) if (upgrade.headers[k] !== undefined) out[k] = upgrade.headers[k];
+  for (const [k, v] of Object.entries(params ?? {})) if (typeof v === 'string') out[k.toLowerCase()] = v;
+  if (typeof params?.token === 'string' && out.authorization === undefined) out.authorization = `Bearer ${params.token}`;
+  return out;
+}
+
+const sleep = (ms: number, stop: AbortSignal) =>
+  new Promise<void>((done) => {
+    const t = setTimeout(done, ms);
+    stop.addEventListener('abort', () => (clearTimeout(t), done()), { once: true });
+  });
+
+@Injectable()
+export class SubscriptionServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private wss?: WebSocketServer;
+  private dispose?: () => void | Promise<void>;
+
+  constructor(
+    @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
+    @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
+    @Inject(IdentityService) private readonly identities: IdentityService,
+    @Inject(RoleGate) private readonly roles: RoleGate,
+    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const wss = new WebSocketServer({ noServer: true, maxPayload: this.runtime.config.MAX_BODY_SIZE });
+    this.wss = wss;
+    const server = this.host.httpAdapter.getHttpServer() as Server;
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if ((req.url ?? '').split('?')[0] !== SUBSCRIBE_PATH) return;
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    });
+    this.dispose = useServer<Record<string, unknown>, Connection>(
+      {
+        onConnect: async (ctx) => {
+          const headers = headersOf(ctx.connectionParams, ctx.extra.request);
+          try {
+            const identity = await this.identify(headers);
+            // Identity override is the secret key's alone (seed 000): for others it is refused, not ignored.
+            const overrides = OVERRIDES.some((h) => headers[h] !== undefined);
+            if (overrides && identity.authType !== 'impersonation') return false;
+            ctx.extra.headers = headers;
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        onSubscribe: (ctx, _id, payload) => {
+          let document;
+          try {
+            document = parse(payload.query, { maxTokens: this.runtime.config.MAX_TOKENS || undefined });
+          } catch (e) {
+            return [e instanceof GraphQLError ? e : new GraphQLError(String(e))];
+          }
+          const periodic = periodicQuery(document, payload.operationName ?? undefined, payload.variables ?? {});
+          if (periodic instanceof GraphQLError) return [periodic];
+          // graphql-ws runs `subscribe` with these arguments; the schema is not asked (it has no Subscription type).
+          return { schema: this.runtime.schema.current.schema, document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? {}, contextValue: { periodic, headers: ctx.extra.headers } } as ExecutionArgs;
+        },
+        subscribe: (args) => {
+          const { periodic, headers } = args.contextValue as { periodic: PeriodicQuery; headers: RawHeaders };
+          return this.ticks(periodic, headers, (args.variableValues ?? {}) as Record<string, unknown>);
+        },
+      },
+      wss,
+    ).dispose;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.dispose?.();
+    for (const c of this.wss?.clients ?? []) c.close(1001, 'server stopping');
+    this.wss?.close();
+  }
+
+  private async identify(headers: RawHeaders): Promise<Identity> {
+    const identity = await this.identities.identify(headers);
+    await this.roles.check(identity.role);
+    const access = await this.runtime.permissions.forRole(identity.role);
+    if (access.endpointDenied(SUBSCRIBE_PATH)) throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use ${SUBSCRIBE_PATH}`, 403);
+    return identity;
+  }
+
+  /** One result per interval; ends after `count`, when the client leaves, or when the caller may no longer ask. */
+  private async *ticks(p: PeriodicQuery, headers: RawHeaders, variables: Record<string, unknown>): AsyncGenerator<ExecutionResult> {
+    const stop = new AbortController();
+    try {
+      for (let sent = 0; p.count === 0 || sent < p.count; sent++) {
+        if (sent > 0) await sleep(p.intervalMs, stop.signal);
+        let identity: Identity;
+        try {
+          // Every tick asks again: an expired token, a disabled role or a revoked key ends it here.
+          identity = await this.identify(headers);
+        } catch (e) {
+          const code = e instanceof PublicError ? e.code : 'UNAUTHENTICATED';
+          yield { errors: [new GraphQLError(`subscription ended: ${(e as Error).message}`, { extensions: { code } })] };
+          return;
+        }
+        yield await this.run(p, identity, headers, variables);
+      }
+    } finally {
+      stop.abort();
+    }
+  }
+
+  private async run(p: PeriodicQuery, identity: Identity, headers: RawHeaders, variables: Record<string, unknown>): Promise<ExecutionResult> {
+    const rt = this.runtime;
+    const refused = requestGuard(rt.config).before?.(p.query, variables, identity);
+    if (refused) return { errors: [refused] };
+    const context = new RequestContext(identity, await rt.permissions.forRole(identity.role), requestTimeZone(headers, rt.config.DB_TIMEZONE));
+    const http = new HeaderMap([['content-type', 'application/json']]);
+    const response = await this.apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers: http, search: '', body: { query: p.query, variables, ...(p.operationName ? { operationName: p.operationName } : {}) } },
+      context: async () => context,
+    });
+    let text = '';
+    if (response.body.kind === 'complete') text = response.body.string;
+    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const answer = parseDbJson(text) as { data?: Record<string, unknown> | null; errors?: Record<string, unknown>[] };
+    // The errors as /query formatted them; graphql-ws serialises errors through their toJSON.
+    const errors = answer.errors?.map((e) => ({ ...e, toJSON: () => e }) as unknown as GraphQLError);
+    return { data: answer.data === undefined || answer.data === null ? null : { [p.key]: answer.data }, ...(errors?.length ? { errors } : {}) };
+  }
+}
