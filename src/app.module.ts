@@ -14,6 +14,7 @@ import { HealthController } from './http/health.controller.js';
 import { MetricsController } from './http/metrics.controller.js';
 import { QueryController } from './http/query.controller.js';
 import { IpcController } from './http/ipc/ipc.controller.js';
+import { IpcSocketServer } from './http/ipc/ipc.socket.js';
 import { SubscriptionServer } from './http/subscribe/subscribe.server.js';
 import { APOLLO, CONFIG, LOGGER } from './http/tokens.js';
 import { RoleGate } from './permissions/roles.js';
@@ -82,6 +83,7 @@ export class AppModule {
         },
         Shutdown,
         SubscriptionServer,
+        IpcSocketServer,
       ],
     };
   }

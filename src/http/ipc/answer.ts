@@ -6,7 +6,7 @@ import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { stringifyJson } from '../../shared/json.js';
 import type { Logger } from '../../shared/logger.js';
 import { ArrowStream, type Fragments, listColumns } from './arrow.js';
-import { ARROW_STREAM, type MultipartWriter } from './multipart.js';
+import type { PartSink } from './multipart.js';
 import type { ResultPart } from './parts.js';
 
 export interface GraphqlAnswer {
@@ -32,7 +32,7 @@ function streamError(e: unknown, path: readonly string[], log: Logger): Record<s
 }
 
 export async function writeAnswer(
-  out: MultipartWriter, answer: GraphqlAnswer, parts: readonly ResultPart[], streams: ReadonlyMap<string, RowStream>, fragments: Fragments, log: Logger,
+  out: PartSink, answer: GraphqlAnswer, parts: readonly ResultPart[], streams: ReadonlyMap<string, RowStream>, fragments: Fragments, log: Logger,
 ): Promise<void> {
   const errors = [...(answer.errors ?? [])];
   for (const part of parts) {
@@ -44,12 +44,12 @@ export async function writeAnswer(
     const list = isListType(getNullableType(part.type));
     // A list is a table, unless its root field failed (null) and nothing was streamed.
     if (!list || (value === null && !stream)) {
-      await out.json({ 'Content-Type': 'application/json', 'X-Svc-Part-Type': 'data', 'X-Svc-Path': path, 'X-Svc-Format': 'object' }, stringifyJson(value));
+      await out.object(path, stringifyJson(value));
       continue;
     }
     const columns = listColumns(part.type, part.selection, fragments);
     const arrow = new ArrowStream(columns, !(columns.length === 1 && columns[0]!.name === 'value' && !part.selection));
-    await out.begin({ 'Content-Type': ARROW_STREAM, 'X-Svc-Part-Type': 'data', 'X-Svc-Path': path, 'X-Svc-Format': 'table' });
+    await out.table(path);
     try {
       if (stream) {
         for await (const rows of stream.rows()) {
@@ -66,9 +66,9 @@ export async function writeAnswer(
       errors.push(streamError(e, part.path, log));
     }
     for (const chunk of arrow.finish()) await out.write(chunk);
-    await out.end();
+    await out.endTable(path);
   }
-  await out.json({ 'Content-Type': 'application/json', 'X-Svc-Part-Type': 'extensions', 'X-Svc-Path': 'extensions' }, stringifyJson(answer.extensions ?? {}));
-  if (errors.length) await out.json({ 'Content-Type': 'application/json', 'X-Svc-Part-Type': 'errors', 'X-Svc-Path': 'errors' }, stringifyJson(errors));
+  await out.extensions(stringifyJson(answer.extensions ?? {}));
+  if (errors.length) await out.errors(stringifyJson(errors));
   out.close();
 }

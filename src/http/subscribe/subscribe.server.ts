@@ -15,10 +15,10 @@ import { IdentityService } from '../../auth/identity.service.js';
 import type { RawHeaders } from '../../auth/request.js';
 import { type Identity, RequestContext } from '../../executor/request-context.js';
 import { RoleGate } from '../../permissions/roles.js';
-import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
-import { requestTimeZone } from '../../shared/timezone.js';
 import { SvcRuntime } from '../../system/runtime.js';
+import { callerContext } from '../caller.js';
 import { requestGuard } from '../cost-limit.js';
 import { APOLLO } from '../tokens.js';
 import { type PeriodicQuery, periodicQuery } from './operation.js';
@@ -52,10 +52,10 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
 
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
-    @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
-    @Inject(IdentityService) private readonly identities: IdentityService,
-    @Inject(RoleGate) private readonly roles: RoleGate,
-    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
+    @Inject(IdentityService) readonly identities: IdentityService,
+    @Inject(RoleGate) readonly roles: RoleGate,
+    @Inject(SvcRuntime) readonly runtime: SvcRuntime,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -109,11 +109,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
   }
 
   private async identify(headers: RawHeaders): Promise<Identity> {
-    const identity = await this.identities.identify(headers);
-    await this.roles.check(identity.role);
-    const access = await this.runtime.permissions.forRole(identity.role);
-    if (access.endpointDenied(SUBSCRIBE_PATH)) throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use ${SUBSCRIBE_PATH}`, 403);
-    return identity;
+    return (await callerContext(this, headers, SUBSCRIBE_PATH)).identity;
   }
 
   /** One result per interval; ends after `count`, when the client leaves, or when the caller may no longer ask. */
@@ -122,27 +118,25 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
     try {
       for (let sent = 0; p.count === 0 || sent < p.count; sent++) {
         if (sent > 0) await sleep(p.intervalMs, stop.signal);
-        let identity: Identity;
+        let context: RequestContext;
         try {
           // Every tick asks again: an expired token, a disabled role or a revoked key ends it here.
-          identity = await this.identify(headers);
+          context = await callerContext(this, headers, SUBSCRIBE_PATH);
         } catch (e) {
           const code = e instanceof PublicError ? e.code : 'UNAUTHENTICATED';
           yield { errors: [new GraphQLError(`subscription ended: ${(e as Error).message}`, { extensions: { code } })] };
           return;
         }
-        yield await this.run(p, identity, headers, variables);
+        yield await this.run(p, context, variables);
       }
     } finally {
       stop.abort();
     }
   }
 
-  private async run(p: PeriodicQuery, identity: Identity, headers: RawHeaders, variables: Record<string, unknown>): Promise<ExecutionResult> {
-    const rt = this.runtime;
-    const refused = requestGuard(rt.config).before?.(p.query, variables, identity);
+  private async run(p: PeriodicQuery, context: RequestContext, variables: Record<string, unknown>): Promise<ExecutionResult> {
+    const refused = requestGuard(this.runtime.config).before?.(p.query, variables, context.identity);
     if (refused) return { errors: [refused] };
-    const context = new RequestContext(identity, await rt.permissions.forRole(identity.role), requestTimeZone(headers, rt.config.DB_TIMEZONE));
     const http = new HeaderMap([['content-type', 'application/json']]);
     const response = await this.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers: http, search: '', body: { query: p.query, variables, ...(p.operationName ? { operationName: p.operationName } : {}) } },
