@@ -238,7 +238,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
     const run = (plan: RootQuery) => {
       planningWork.inc({ step: 'plan' });
       // Relations into other sources are merged in memory: such a list is read whole (SPEC §5).
-      if (streaming && plan.kind === 'list' && runtime.streamRows && !statement.remotes.length) return stream(plan.select);
+      if (streaming && plan.kind === 'list' && runtime.streamRows && runtime.compiler.compileRows && !statement.remotes.length) return stream(plan.select);
       const stmt = inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
       // Relations into other sources: answered level by level, one statement each (SPEC §5).
       const remotes = [...statement.remotes];
@@ -252,7 +252,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
     const statement = { source: obj.source, remotes: [] as RemoteNode[] };
     /** /ipc: the rows one by one, read after the operation has run (the answer holds [] meanwhile). */
     const stream = (select: SelectNode): unknown[] => {
-      const stmt = runtime.compiler.compileRows(select, ctx.timezone);
+      const stmt = runtime.compiler.compileRows!(select, ctx.timezone);
       for (const r of planReads) ctx.reads.add(r);
       ctx.statements++;
       ctx.streams!.set(responsePathAsArray(info.path).join('.'), { source: runtime.name, rows: () => runtime.streamRows!(stmt) });

@@ -1,7 +1,7 @@
 // What the executor needs from a data source, whatever its type.
 import type { DataObject, SourceType } from '../catalog/model.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
-import type { RootQuery } from '../planner/ir/select.js';
+import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import type { PoolStats } from '../shared/metrics.js';
 import type { CompiledSql } from '../sql/compiler.js';
 
@@ -23,6 +23,8 @@ export interface StatementCompiler {
   readonly dialect: string;
   compileQuery(q: RootQuery, timezone?: string): CompiledSql;
   compileWrite(w: WriteNode): CompiledSql;
+  /** A root list's rows one by one (SPEC §13 /ipc), where the source can stream them (`streamRows`). */
+  compileRows?(sel: SelectNode, timezone?: string): CompiledSql;
   quoteIdentifier(name: string): string;
   vectorFromText(placeholder: string): string;
 }
