@@ -70,7 +70,10 @@ const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, SVC_
 try {
   const j = JSON.parse(readFileSync(report, 'utf8'));
   const skipped = j.numPendingTests + (j.numTodoTests ?? 0);
-  console.log(`\n${j.numPassedTests} passed, ${j.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  // A file that fails before its tests run (a hook, an import) fails no test: count it as a failure too.
+  const failedFiles = j.testResults.filter((f) => f.status === 'failed' && !f.assertionResults.some((a) => a.status === 'failed')).length;
+  const failed = j.numFailedTests + failedFiles;
+  console.log(`\n${j.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 } catch {
   console.log('\n0 passed, 1 failed');
 }
