@@ -3,10 +3,10 @@
 // across sources included. An extension is compiled against the served catalogs whenever the
 // schema is built, and is served only while every source it depends on is loaded.
 import { Kind, type FieldDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
-import { checkDirectives, compileField, type Ctx, directives, parseFiles, pendingJoin, type Args, type CatalogFile } from './compile.js';
+import { checkDirectives, compileField, type Ctx, directives, parseFiles, pendingJoin, type Args, type CatalogFile, unwrap } from './compile.js';
 import { CatalogError, locOf, where } from './errors.js';
 import { joinRelation } from './joins.js';
-import { type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type Relation, type ResolvedCatalog, type SourceInfo } from './model.js';
+import { type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type Relation, type ResolvedCatalog, type SourceInfo } from './model.js';
 
 type Mutable = Omit<DataObject, 'fields' | 'relations' | 'calls' | 'pk'> & { fields: ColumnField[]; relations: Relation[]; calls: FunctionCallField[]; pk: string[] };
 
@@ -23,6 +23,8 @@ const asList = (v: unknown): string[] => (v === undefined || v === null ? [] : A
 
 interface Work {
   readonly ctx: Ctx;
+  /** Functions of every served source (`@function_call` may name any of them). */
+  readonly functions: readonly CatalogFunction[];
   /** Every served object, by GraphQL type name; changed copies replace the originals. */
   readonly objects: Map<string, Mutable>;
   /** Sources whose objects the extension touches. */
@@ -119,8 +121,9 @@ function extendField(w: Work, obj: Mutable, f: FieldDefinitionNode, file: string
     if (rel) obj.relations.push(rel);
     return;
   }
-  if (d.has('function_call') || d.has('table_function_call_join')) {
-    w.ctx.problems.push(`@function_call fields in extensions are not supported yet ${at}`);
+  const call = d.get('function_call')?.[0] ?? d.get('table_function_call_join')?.[0];
+  if (call) {
+    functionCall(w, obj, f, call, d.has('table_function_call_join'), file);
     return;
   }
   const column = compileField(w.ctx, file, f);
@@ -131,6 +134,43 @@ function extendField(w: Work, obj: Mutable, f: FieldDefinitionNode, file: string
   obj.fields.push(column);
   if (column.pk) obj.pk.push(column.name);
   for (const r of refs) references(w, obj, r, at, [name], [String(r.field ?? '')]);
+}
+
+/**
+ * `@function_call` / `@table_function_call_join` to a function of any loaded source (`module`
+ * names its source or module when several have the name); arguments map stored columns.
+ */
+function functionCall(w: Work, obj: Mutable, f: FieldDefinitionNode, call: Args, join: boolean, file: string): void {
+  const at = where(locOf(f, file));
+  const name = String(call.references_name ?? '');
+  const module = typeof call.module === 'string' ? call.module : undefined;
+  const found = w.functions.filter((fn) => !fn.mutation && fn.name === name && (!module || fn.module === module || fn.source === module));
+  if (found.length !== 1) {
+    w.ctx.problems.push(found.length ? `function "${name}" of @function_call on "${obj.name}.${f.name.value}" is in several sources (${found.map((x) => x.source).join(', ')}): name one with module ${at}` : `unknown function "${name}" in @function_call of "${obj.name}.${f.name.value}" ${at}`);
+    return;
+  }
+  const fn = found[0]!;
+  w.touched.add(fn.source);
+  const args = (call.args as Record<string, string> | undefined) ?? {};
+  const stored = (field: string) => {
+    const c = obj.fields.find((x) => x.name === field);
+    if (!c || c.sql !== undefined) w.ctx.problems.push(`"${field}" is not a stored column of "${obj.name}" (@function_call of "${f.name.value}") ${at}`);
+  };
+  for (const [arg, field] of Object.entries(args)) {
+    if (!fn.args.some((a) => a.name === arg)) w.ctx.problems.push(`function "${fn.name}" has no argument "${arg}" (@function_call of "${obj.name}.${f.name.value}") ${at}`);
+    stored(field);
+  }
+  const t = unwrap(f.type);
+  const pairs = join ? { sourceFields: asList(call.source_fields), referencesFields: asList(call.references_fields) } : undefined;
+  if (pairs) {
+    if (!fn.isTable) w.ctx.problems.push(`function "${fn.name}" of @table_function_call_join on "${obj.name}.${f.name.value}" must be is_table ${at}`);
+    if (pairs.sourceFields.length !== pairs.referencesFields.length) w.ctx.problems.push(`@table_function_call_join of "${obj.name}.${f.name.value}" must pair source_fields and references_fields ${at}`);
+    pairs.sourceFields.forEach(stored);
+  }
+  obj.calls.push({
+    name: f.name.value, function: fn.name, ...(fn.source !== obj.source ? { source: fn.source } : {}), args, type: t.name, list: t.list || !!pairs,
+    ...(pairs ? { join: pairs } : {}), ...(f.description ? { description: f.description.value } : {}), loc: locOf(f, file),
+  });
 }
 
 function extendType(w: Work, def: ObjectTypeExtensionNode, file: string): void {
@@ -146,8 +186,8 @@ function extendType(w: Work, def: ObjectTypeExtensionNode, file: string): void {
 }
 
 /** Applies one extension's SDL to `objects` (changed in place). Throws CatalogError listing every problem. */
-function applyOne(source: SourceInfo, files: readonly CatalogFile[], objects: Map<string, Mutable>): { touched: Set<string>; dependencies: Set<string> } {
-  const w: Work = { ctx: { source, problems: [], warnings: [] }, objects, touched: new Set(), dependencies: new Set() };
+function applyOne(source: SourceInfo, files: readonly CatalogFile[], objects: Map<string, Mutable>, functions: readonly CatalogFunction[]): { touched: Set<string>; dependencies: Set<string> } {
+  const w: Work = { ctx: { source, problems: [], warnings: [] }, objects, functions, touched: new Set(), dependencies: new Set() };
   for (const doc of parseFiles(w.ctx, files)) {
     const file = doc.loc?.source.name ?? '?';
     for (const def of doc.definitions) {
@@ -170,7 +210,7 @@ const workingSet = (catalogs: readonly ResolvedCatalog[]) => new Map(catalogs.fl
  */
 export function compileExtension(source: SourceInfo, files: readonly CatalogFile[], served: readonly ResolvedCatalog[]): ResolvedCatalog {
   const loaded = new Set(served.map((c) => c.source.name));
-  const { touched, dependencies } = applyOne(source, files, workingSet(served));
+  const { touched, dependencies } = applyOne(source, files, workingSet(served), served.flatMap((c) => c.functions));
   const missing = [...dependencies].filter((d) => !loaded.has(d));
   if (missing.length) throw new CatalogError(missing.map((m) => `extension "${source.name}" depends on data source "${m}", which is not loaded`));
   const all = [...new Set([...dependencies, ...touched])].filter((d) => d !== source.name).sort();
@@ -203,7 +243,7 @@ export function applyExtensions(catalogs: readonly ResolvedCatalog[]): AppliedCa
     // Applied on a copy: an extension that no longer fits leaves no part of itself behind.
     const trial = new Map([...objects].map(([k, o]) => [k, { ...o, fields: [...o.fields], relations: [...o.relations], calls: [...o.calls], pk: [...o.pk] }]));
     try {
-      applyOne(ext.source, ext.extension!.files, trial);
+      applyOne(ext.source, ext.extension!.files, trial, catalogs.flatMap((c) => c.functions));
       objects = trial;
     } catch (e) {
       dormant.set(ext.source.name, e instanceof CatalogError ? e.problems.join('; ') : (e as Error).message);

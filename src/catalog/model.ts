@@ -72,10 +72,18 @@ export interface Relation {
    * resolved to physical columns of the owner and the target (SPEC §3.3).
    */
   readonly joinSql?: readonly JoinSqlPart[];
+  /**
+   * `_spatial(field:, type:, buffer:)`: related rows by a spatial relationship between the owner's
+   * geometry column `source` and the target's `dest` (SPEC §4); a query-time relation only.
+   */
+  readonly spatial?: { readonly type: SpatialType; readonly source: string; readonly dest: string; readonly buffer?: number };
   /** `@join`: a declared join field; it has no back reference and is not filterable (SPEC §3.3). */
   readonly declared?: boolean;
   readonly description?: string;
 }
+
+/** GeometrySpatialQueryType (SPEC §4). */
+export type SpatialType = 'INTERSECTS' | 'WITHIN' | 'CONTAINS' | 'DISJOIN' | 'DWITHIN';
 
 export type JoinSqlPart = string | { readonly side: 'source' | 'dest'; readonly column: string };
 
@@ -88,6 +96,8 @@ export interface UniqueKey {
 /** `@function_call` (SPEC §3.3): a field computed by a catalog function from the row's values. */
 export interface FunctionCallField {
   readonly name: string;
+  /** The function's source when it is another than the object's (an extension's cross-source call). */
+  readonly source?: string;
   /** The function's name in the same catalog (`references_name`). */
   readonly function: string;
   /** Function argument -> field of this object. */

@@ -64,6 +64,7 @@ export function correlation(ctx: PlanContext, rel: Relation, parent: string, chi
   if (!rel.via) {
     const items = pairs(rel.sourceFields, parent, rel.targetFields, child);
     // `@join(sql:)`: the catalog's condition, `[source.f]` on the parent and `[dest.f]` on the child.
+    if (rel.spatial) items.push({ kind: 'spatial', type: rel.spatial.type, reference: col(parent, rel.spatial.source), other: col(child, rel.spatial.dest), ...(rel.spatial.buffer ? { buffer: rel.spatial.buffer } : {}) });
     if (rel.joinSql) items.push({ kind: 'sql', expr: { kind: 'raw', parts: rel.joinSql.map((p) => (typeof p === 'string' ? p : col(p.side === 'source' ? parent : child, p.column))) } });
     return and(items);
   }

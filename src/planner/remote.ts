@@ -2,7 +2,7 @@
 // being planned. The target's part is planned exactly as within one source (filters, nested_*,
 // aggregations, the target's row filters), but over a table of the parents' keys, so the executor
 // runs it once per level for every parent row (src/executor/cross-source.ts).
-import type { DataObject, Relation, ScalarName } from '../catalog/model.js';
+import type { DataObject, FunctionCallField, Relation, ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
 import type { KeyColumn, RemoteNode, RemoteOutField } from './ir/remote.js';
@@ -24,7 +24,14 @@ export function localOnly(ctx: PlanContext, target: DataObject, what: string): v
 export function relationKeyColumns(rel: Relation): string[] {
   const cols = [...rel.sourceFields];
   for (const p of rel.joinSql ?? []) if (typeof p !== 'string' && p.side === 'source') cols.push(p.column);
+  if (rel.spatial) cols.push(rel.spatial.source);
   return [...new Set(cols)];
+}
+
+/** Owner columns a cross-source `@function_call` reads: its mapped arguments and join fields. */
+export function callKeyColumns(obj: DataObject, call: FunctionCallField): string[] {
+  const fields = [...Object.values(call.args), ...(call.join?.sourceFields ?? [])];
+  return [...new Set(fields.map((n) => obj.fields.find((f) => f.name === n)?.column ?? n))];
 }
 
 /**
@@ -33,19 +40,19 @@ export function relationKeyColumns(rel: Relation): string[] {
  * (whose columns carry the same names, so the usual correlation applies unchanged).
  */
 export function planRemote(
-  ctx: PlanContext, parent: DataObject, parentAlias: string, key: string, target: DataObject, columns: readonly string[], inner: boolean,
-  build: (rctx: PlanContext, keysAlias: string) => OutField,
+  ctx: PlanContext, parent: DataObject, parentAlias: string, key: string, source: string, columns: readonly string[], inner: boolean,
+  build: (rctx: PlanContext, keysAlias: string) => OutField, call?: RemoteNode['call'],
 ): RemoteOutField {
   if (!ctx.statement) throw new PublicError(ErrorCode.Internal, 'a cross-source level outside a read statement');
   const scalarOf = (column: string): ScalarName => parent.fields.find((f) => f.column === column)?.type ?? 'String';
   const keys: KeyColumn[] = columns.map((c) => ({ name: c, scalar: scalarOf(c) }));
-  const rctx: PlanContext = { ...ctx, statement: { source: target.source, remotes: [] } };
+  const rctx: PlanContext = { ...ctx, statement: { source, remotes: [] } };
   const alias = ctx.nextAlias();
   const v = build(rctx, alias);
   const node: RemoteNode = {
     kind: 'remote',
     id: ctx.statement.remotes.length,
-    source: target.source,
+    source,
     keys,
     query: {
       kind: 'list',
@@ -58,6 +65,7 @@ export function planRemote(
     },
     remotes: rctx.statement!.remotes,
     inner,
+    ...(call ? { call } : {}),
   };
   ctx.statement.remotes.push(node);
   return { kind: 'remote', key, id: node.id, keys: keys.map((k) => ({ expr: { kind: 'column', table: parentAlias, column: k.name }, scalar: k.scalar })) };

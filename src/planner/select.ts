@@ -14,7 +14,8 @@ import { isScalar as isScalarName, type ScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
 import { planRowCall } from './function.js';
 import { planBuckets } from './buckets.js';
-import { isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
+import { callKeyColumns, isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
+import { queryJoinFields, type RelationMode } from './query-joins.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
@@ -97,23 +98,27 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       continue;
     }
     const call = obj.calls.find((c) => c.name === name);
-    const callFn = call ? ctx.index.functionsByName.get(`${obj.source}.${call.function}`) : undefined;
-    if (call?.join && callFn) {
-      // Rows of a table function, called with this row's values and matched to it (SPEC §3.3).
-      const fnCall = planRowCall(ctx, callFn, obj, alias, call.args, args);
-      const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(ctx, obj, alias, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
-      const f: OutField = { kind: 'fn_rows', key, call: fnCall, join };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'const' });
-      continue;
-    }
+    const callFn = call ? ctx.index.functionsByName.get(`${call.source ?? obj.source}.${call.function}`) : undefined;
     if (call && callFn) {
-      // Computed by a function from this row's values, inside the same statement (SPEC §3.3).
-      const expr = planRowCall(ctx, callFn, obj, alias, call.args, args);
-      const scalar: ScalarName = isScalarName(call.type) ? call.type : 'JSON';
-      const f: OutField = { kind: 'scalar', key, expr, scalar, list: call.list };
+      // Computed by a function from this row's values (SPEC §3.3): inside the same statement, or
+      // as a cross-source level when the function belongs to another source.
+      const out = (c: PlanContext, a: string, k: string): OutField => {
+        const expr = planRowCall(c, callFn, obj, a, call.args, args);
+        if (!call.join) return { kind: 'scalar', key: k, expr, scalar: isScalarName(call.type) ? call.type : 'JSON', list: call.list };
+        // Rows of a table function, called with this row's values and matched to it.
+        const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(c, obj, a, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
+        return { kind: 'fn_rows', key: k, call: expr, join };
+      };
+      const remote = !!ctx.statement && callFn.source !== ctx.statement.source;
+      let f: OutField;
+      if (remote) {
+        const columns = callKeyColumns(obj, call);
+        const column = (field: string) => obj.fields.find((x) => x.name === field)?.column ?? field;
+        const callArgs = Object.fromEntries(callFn.args.map((a) => [a.name, a.name in call.args ? { key: columns.indexOf(column(call.args[a.name]!)) } : { value: args[a.name] ?? null }]));
+        f = planRemote(ctx, obj, alias, key, callFn.source, columns, false, (rctx, keys) => out(rctx, keys, 'v'), { fn: callFn, args: callArgs });
+      } else f = out(ctx, alias, key);
       planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'scalar' });
+      planned.byKey.set(key, { field: f, kind: f.kind === 'scalar' ? 'scalar' : 'const' });
       continue;
     }
     const measureOf = /^_(.+)_measurement$/.exec(name)?.[1];
@@ -154,37 +159,23 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       planned.joins.push(sel);
       continue;
     }
-    if (rel) {
-      const target = objectOf(ctx, rel.target);
-      const childType = getNamedType(def.type);
-      if (!isObjectType(childType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
-      if (isRemote(ctx, target)) {
-        // Another source: one batched statement for this level, merged by the executor (SPEC §5).
-        const f = planRemote(ctx, obj, alias, key, target, relationKeyColumns(rel), args.inner === true, (rctx, keys) => relationOut(rctx, rel, target, keys, 'v', childType, fieldNodes, args).field);
-        planned.fields.push(f);
-        planned.byKey.set(key, { field: f, kind: 'const' });
-        continue;
-      }
-      const r = relationOut(ctx, rel, target, alias, key, childType, fieldNodes, args);
+    const aggRel = obj.relations.find((r) => r.kind !== 'one' && (name === `${r.name}_aggregation` || name === `${r.name}_bucket_aggregation`));
+    const relMode: RelationMode | undefined = rel ? 'rows' : !aggRel ? undefined : name.endsWith('_bucket_aggregation') ? 'buckets' : 'aggregation';
+    const outType = getNamedType(def.type);
+    if ((rel ?? aggRel) && relMode && isObjectType(outType)) {
+      const r = relationField(ctx, obj, alias, key, (rel ?? aggRel)!, relMode, outType, fieldNodes, args);
       planned.fields.push(r.field);
-      planned.byKey.set(key, { field: r.field, select: r.select, kind: rel.kind === 'one' ? 'one' : 'many' });
-      if (args.inner) planned.extraWhere.push(existsRelated(ctx, r.select));
+      planned.byKey.set(key, { field: r.field, ...(r.select ? { select: r.select } : {}), kind: r.select ? (rel?.kind === 'one' ? 'one' : 'many') : 'const' });
+      if (args.inner && r.select) planned.extraWhere.push(existsRelated(ctx, r.select));
       continue;
     }
-    const aggRel = obj.relations.find((r) => r.kind !== 'one' && (name === `${r.name}_aggregation` || name === `${r.name}_bucket_aggregation`));
-    const aggType = getNamedType(def.type);
-    if (aggRel && isObjectType(aggType)) {
-      // Per-parent aggregates of a list relation (SPEC §4): a subquery of the same statement.
-      const target = objectOf(ctx, aggRel.target);
-      const out = (c: PlanContext, parentAlias: string, k: string): OutField => {
-        const child = c.nextAlias();
-        const corr = (a: string) => correlation(c, aggRel, parentAlias, a);
-        const node = name.endsWith('_bucket_aggregation')
-          ? planBuckets(c, target, child, aggType, fieldNodes, args, corr)
-          : planAggregation(c, target, child, aggType, fieldNodes, args, corr);
-        return { kind: 'aggregate', key: k, node };
-      };
-      const f = isRemote(ctx, target) ? planRemote(ctx, obj, alias, key, target, relationKeyColumns(aggRel), false, (rctx, keys) => out(rctx, keys, 'v')) : out(ctx, alias, key);
+    if ((name === '_join' || name === '_spatial') && isObjectType(outType)) {
+      // Query-time joins (SPEC §4): each field inside is a relation made up from the arguments.
+      const fields = queryJoinFields(
+        ctx, obj, name === '_spatial', args, outType, fieldNodes, (rel2, mode, k, t, nodes, a) => relationField(ctx, obj, alias, k, rel2, mode, t, nodes, a),
+        (sel) => planned.extraWhere.push(existsRelated(ctx, sel)),
+      );
+      const f: OutField = { kind: 'json_object', key, fields };
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: 'const' });
       continue;
@@ -205,6 +196,26 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
     unsupported(`field "${type.name}.${name}"`);
   }
   return planned;
+}
+
+/**
+ * A relation field, its aggregation or its bucket aggregation: a subquery of the same statement, or
+ * a cross-source level when the target lives in another source (one batched statement, SPEC §5).
+ * `inner` on a local relation is the caller's (the returned select).
+ */
+function relationField(
+  ctx: PlanContext, obj: DataObject, alias: string, key: string, rel: Relation, mode: RelationMode, outType: GraphQLObjectType, fieldNodes: readonly FieldNode[], args: Args,
+): { field: OutField; select?: SelectNode } {
+  const target = objectOf(ctx, rel.target);
+  const out = (c: PlanContext, parentAlias: string, k: string): { field: OutField; select?: SelectNode } => {
+    if (mode === 'rows') return relationOut(c, rel, target, parentAlias, k, outType, fieldNodes, args);
+    const child = c.nextAlias();
+    const corr = (a: string) => correlation(c, rel, parentAlias, a);
+    const node = mode === 'buckets' ? planBuckets(c, target, child, outType, fieldNodes, args, corr) : planAggregation(c, target, child, outType, fieldNodes, args, corr);
+    return { field: { kind: 'aggregate', key: k, node } };
+  };
+  if (!isRemote(ctx, target)) return out(ctx, alias, key);
+  return { field: planRemote(ctx, obj, alias, key, target.source, relationKeyColumns(rel), mode === 'rows' && args.inner === true, (rctx, keys) => out(rctx, keys, 'v').field) };
 }
 
 /** The value of a relation field: the related row (N:1) or rows (list), correlated to `alias`. */

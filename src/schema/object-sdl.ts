@@ -71,7 +71,7 @@ function relationFields(obj: DataObject, byName: Map<string, DataObject>): strin
 
 function callFields(obj: DataObject, fns: ReadonlyMap<string, CatalogFunction>): string[] {
   return obj.calls.map((c) => {
-    const fn = fns.get(`${obj.source}.${c.function}`);
+    const fn = fns.get(`${c.source ?? obj.source}.${c.function}`);
     // Arguments not mapped to the row nor injected are arguments of the field (SPEC §3.3).
     const free = (fn?.args ?? []).filter((a) => !(a.name in c.args) && a.injected === undefined);
     const args = free.length ? `(${free.map((a) => `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}`).join(', ')})` : '';
@@ -87,6 +87,9 @@ function objectType(obj: DataObject, byName: Map<string, DataObject>, fns: Reado
     if (!f.list && f.type === 'Geometry') lines.push(`  _${f.name}_measurement(type: GeometryMeasurementTypes!, transform: Boolean, from: Int, to: Int): Float`);
   }
   lines.push(...relationFields(obj, byName), ...callFields(obj, fns));
+  // Query-time joins to any object (SPEC §4): `_join` by fields, `_spatial` by geometry.
+  lines.push('  "Rows of any data object whose `fields` equal these fields of this row (a query-time join)."\n  _join(fields: [String!]!): _join');
+  if (hasGeometry(obj)) lines.push('  "Rows of any data object with geometry in the relationship `type` to this row\'s `field`; `buffer` in metres."\n  _spatial(field: String!, type: GeometrySpatialQueryType!, buffer: Int): _spatial');
   return `${desc(obj.description)}type ${obj.name} {\n${lines.join('\n')}\n}`;
 }
 
@@ -155,6 +158,27 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>, stru
     `type ${n.subAggregation} {\n${sub.join('\n')}\n}`,
     `type ${n.bucket} {\n  key: ${obj.name}\n  aggregations(filter: ${n.filter}, order_by: [OrderByField!]): ${n.aggregation}\n}`,
   ];
+}
+
+const hasGeometry = (obj: DataObject): boolean => obj.fields.some((f) => f.type === 'Geometry' && !f.list);
+
+/**
+ * `type _join` and `type _spatial` (SPEC §4): inside them every data object appears by its type
+ * name with the list arguments of a relation, plus the fields (or geometry field) to match, with
+ * aggregation twins.
+ */
+export function queryJoinSdl(objects: readonly DataObject[]): string[] {
+  const fieldsOf = (match: string, only: (o: DataObject) => boolean) => objects.filter(only).flatMap((o) => {
+    const n = names(o.name);
+    const nested = ', inner: Boolean = false, nested_order_by: [OrderByField!], nested_limit: Int, nested_offset: Int';
+    const list = listArgs(o, nested).replace('(', `(${match}, `).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+    const agg = listArgs(o).replace('(', `(${match}, `).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+    return [`  ${o.name}${list}: [${o.name}]`, `  ${o.name}_aggregation${agg}: ${n.aggregation}`, `  ${o.name}_bucket_aggregation${agg}: [${n.bucket}]`];
+  });
+  const out = [`type _join {\n${fieldsOf('fields: [String!]!', () => true).join('\n')}\n}`];
+  const spatial = fieldsOf('field: String!', hasGeometry);
+  if (spatial.length) out.push(`type _spatial {\n${spatial.join('\n')}\n}`);
+  return out;
 }
 
 /** SDL of every type one data object contributes; `structAggs`: structures with an aggregation type. */

@@ -2,7 +2,7 @@
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
-import { aggregatableStructs, listArgs, names, objectSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
+import { aggregatableStructs, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro.js';
 import { baseSdl } from './scalars.js';
 
@@ -188,6 +188,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
     }
     for (const fn of c.functions) placeFunction(tree, c, fn);
   }
+  if (byName.size) out.sdl.push(...queryJoinSdl([...byName.values()]));
   for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
     const node = nodeAt(tree, split(f.module));
     const desc = f.description ? `${JSON.stringify(f.description)}\n  ` : '';

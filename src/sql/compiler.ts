@@ -6,7 +6,7 @@ import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.j
 import { stringifyJson } from '../shared/json.js';
 import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
 import type { Expr, GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../planner/ir/expr.js';
-import type { FilterNode, InGroupNode } from '../planner/ir/filter.js';
+import type { FilterNode, InGroupNode, SpatialNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
 import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
 import { type KeysTable, REMOTE_MARKER } from '../planner/ir/remote.js';
@@ -263,7 +263,9 @@ export abstract class SqlCompiler {
    * The key rows of a cross-source level as a derived table whose columns are named as `keys.columns`
    * (SPEC §5): one list parameter per column, never a parameter per value.
    */
-  protected abstract keysTable(keys: KeysTable, ctx: SqlContext): string;
+  protected keysTable(_keys: KeysTable, _ctx: SqlContext): string {
+    throw new PublicError(ErrorCode.BadUserInput, `relations from another source into ${this.dialect} sources are not supported yet`);
+  }
 
   /** One list parameter per key column (JSON text): the column's values, in row order. */
   protected keyColumnLists(keys: KeysTable, ctx: SqlContext): string[] {
@@ -451,6 +453,8 @@ export abstract class SqlCompiler {
         return this.expr(f.expr, ctx);
       case 'in_group':
         return this.inGroup(f, ctx);
+      case 'spatial':
+        return this.spatial(f, ctx);
       default:
         throw new UnreachableCaseError(f);
     }
@@ -505,6 +509,11 @@ export abstract class SqlCompiler {
     let value = q.jsonCast ? this.castJson(expr) : expr;
     if (q.result === 'scalar' && q.scalar) value = this.renderScalar(value, q.scalar, q.list, ctx);
     return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;
+  }
+
+  /** `_spatial` relationships (SPEC §4): the dialect's geometry functions; others refuse clearly. */
+  protected spatial(_f: SpatialNode, _ctx: SqlContext): string {
+    throw new PublicError(ErrorCode.BadUserInput, `_spatial is not supported on ${this.dialect} sources`);
   }
 
   /** Geometry functions are the dialect's (PostGIS, or JS functions on DuckDB); others refuse clearly. */

@@ -7,16 +7,19 @@ import { startSources, type Sources, writeSource } from '../support/sources.js';
 const CRM = {
   name: 'crm',
   yaml: 'type: duckdb\npath: ":memory:"\nprefix: crm\nseed: seed.sql\n',
-  schema: 'type customers @table(name: "customers") {\n  id: Int! @pk\n  name: String\n  country: String\n}\n',
-  seed: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR, country VARCHAR);\nINSERT INTO customers VALUES (1, 'Ada', 'GB'), (2, 'Alan', 'GB'), (3, 'Grace', 'US'), (4, 'Edsger', 'NL');\n",
+  schema: 'type customers @table(name: "customers") {\n  id: Int! @pk\n  name: String\n  country: String\n  home: Geometry\n}\n\nextend type Function {\n  shout(text: String): String @function(name: "shout", sql: "upper([text]) || \'!\'")\n}\n',
+  seed: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR, country VARCHAR, home VARCHAR);\nINSERT INTO customers VALUES (1, 'Ada', 'GB', 'POINT(1 1)'), (2, 'Alan', 'GB', 'POINT(2 2)'), (3, 'Grace', 'US', 'POINT(50 50)'), (4, 'Edsger', 'NL', NULL);\n",
 };
 const SALES = {
   name: 'sales',
   yaml: 'type: postgres\npath: "[$PG]"\nprefix: sales\n',
-  schema: 'type orders @table(name: "orders") {\n  id: Int! @pk\n  customer_id: Int\n  total: Float\n  status: String\n}\n',
+  schema: 'type orders @table(name: "orders") {\n  id: Int! @pk\n  customer_id: Int\n  total: Float\n  status: String\n}\n\ntype depots @table(name: "depots") {\n  id: Int! @pk\n  name: String\n  area: Geometry\n}\n',
 };
 const PG_SQL = `CREATE TABLE orders (id int PRIMARY KEY, customer_id int, total double precision, status text);
-INSERT INTO orders VALUES (10, 1, 50, 'paid'), (11, 1, 150, 'paid'), (12, 2, 300, 'pending'), (13, 3, 20, 'paid'), (14, NULL, 5, 'paid'), (15, 9, 7, 'paid');`;
+INSERT INTO orders VALUES (10, 1, 50, 'paid'), (11, 1, 150, 'paid'), (12, 2, 300, 'pending'), (13, 3, 20, 'paid'), (14, NULL, 5, 'paid'), (15, 9, 7, 'paid');
+CREATE EXTENSION IF NOT EXISTS postgis;
+CREATE TABLE depots (id int PRIMARY KEY, name text, area geometry(Geometry, 4326));
+INSERT INTO depots VALUES (1, 'west', ST_GeomFromText('POLYGON((0 0, 5 0, 5 5, 0 5, 0 0))', 4326)), (2, 'far', ST_GeomFromText('POLYGON((40 40, 60 40, 60 60, 40 60, 40 40))', 4326));`;
 const LINKS = {
   name: 'links',
   yaml: 'type: extension\n',
@@ -25,6 +28,11 @@ const LINKS = {
 extend type crm_customers {
   "Orders of 100 or more, a declared join into the other source."
   big_orders: [sales_orders] @join(references_name: "sales_orders", source_fields: ["id"], references_fields: ["customer_id"], sql: "[dest.total] >= 100")
+}
+
+extend type sales_orders {
+  "A DuckDB function called with values of PostgreSQL rows."
+  loud_status: String @function_call(references_name: "shout", args: {text: "status"})
 }
 `,
 };
@@ -90,6 +98,39 @@ describe('cross-source relations', () => {
       { id: 2, name: 'Alan', orders: [{ id: 12, customer: { name: 'Alan' } }] },
     ]);
     expect(r.statements.map((x) => x.source)).toEqual(['crm', 'sales', 'crm']);
+  });
+
+  it('a @function_call into another source: one call statement for all rows', async () => {
+    const r = await gql('{ sales_orders(order_by: [{field: "id"}], filter: {id: {lte: 12}}) { id loud_status } }');
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.sales_orders).toEqual([{ id: 10, loud_status: 'PAID!' }, { id: 11, loud_status: 'PAID!' }, { id: 12, loud_status: 'PENDING!' }]);
+    expect(perSource(r.statements)).toEqual({ sales: 1, crm: 1 });
+  });
+
+  it('_join across sources, both ways', async () => {
+    const r = await gql(`{ crm_customers(filter: {id: {lte: 2}}, order_by: [{field: "id"}]) { id _join(fields: ["id"]) {
+      sales_orders(fields: ["customer_id"], order_by: [{field: "id"}]) { id }
+      sales_orders_aggregation(fields: ["customer_id"]) { total { max } }
+    } } }`);
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.crm_customers).toEqual([
+      { id: 1, _join: { sales_orders: [{ id: 10 }, { id: 11 }], sales_orders_aggregation: { total: { max: 150 } } } },
+      { id: 2, _join: { sales_orders: [{ id: 12 }], sales_orders_aggregation: { total: { max: 300 } } } },
+    ]);
+    expect(perSource(r.statements)).toEqual({ crm: 1, sales: 2 });
+    const back = await gql('{ sales_orders(filter: {id: {in: [12, 13]}}, order_by: [{field: "id"}]) { id _join(fields: ["customer_id"]) { crm_customers(fields: ["id"]) { name } } } }');
+    expect(back.body.data.sales_orders).toEqual([{ id: 12, _join: { crm_customers: [{ name: 'Alan' }] } }, { id: 13, _join: { crm_customers: [{ name: 'Grace' }] } }]);
+  });
+
+  it('_spatial across sources, both ways: PostGIS polygons and DuckDB points', async () => {
+    const r = await gql('{ sales_depots(order_by: [{field: "id"}]) { id _spatial(field: "area", type: WITHIN) { crm_customers(field: "home", order_by: [{field: "name"}]) { name } } } }');
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.sales_depots).toEqual([{ id: 1, _spatial: { crm_customers: [{ name: 'Ada' }, { name: 'Alan' }] } }, { id: 2, _spatial: { crm_customers: [{ name: 'Grace' }] } }]);
+    expect(perSource(r.statements)).toEqual({ sales: 1, crm: 1 });
+    const back = await gql('{ crm_customers(order_by: [{field: "id"}]) { id _spatial(field: "home", type: DWITHIN, buffer: 1000) { sales_depots(field: "area") { name } } } }');
+    expect(back.body.errors).toBeUndefined();
+    expect(back.body.data.crm_customers.map((c: any) => c._spatial.sales_depots?.[0]?.name ?? null)).toEqual(['west', 'west', 'far', null]);
+    expect(perSource(back.statements)).toEqual({ crm: 1, sales: 1 });
   });
 
   it('inner: true drops parents without related rows of the other source', async () => {

@@ -43,4 +43,17 @@ export interface SqlConditionNode { readonly kind: 'sql'; readonly expr: import(
  */
 export interface InGroupNode { readonly kind: 'in_group'; readonly value: Expr; readonly member: Expr; readonly filter?: FilterNode }
 
-export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode | SqlConditionNode | InGroupNode;
+/**
+ * `_spatial`: the related row's geometry `other` stands in relation `type` to the parent's
+ * `reference` (WITHIN: other lies within reference; CONTAINS: other contains it; DWITHIN: within
+ * `buffer` metres). `buffer` with the other types widens the reference by that many metres first.
+ */
+export interface SpatialNode {
+  readonly kind: 'spatial';
+  readonly type: import('../../catalog/model.js').SpatialType;
+  readonly reference: Expr;
+  readonly other: Expr;
+  readonly buffer?: number;
+}
+
+export type FilterNode = AndNode | OrNode | NotNode | CompareNode | ColumnsEqualNode | ExistsNode | ConstNode | SqlConditionNode | InGroupNode | SpatialNode;

@@ -40,6 +40,15 @@ export interface RemoteNode {
   readonly remotes: readonly RemoteNode[];
   /** `inner: true`: parents without related rows are dropped (after the parent's own limit). */
   readonly inner: boolean;
+  /**
+   * Set for a `@function_call` level: the function and, per argument, the key column it takes
+   * (index into `keys`) or its value. Sources without SQL (http) answer such a level from it
+   * through `DataSourceRuntime.fetchLevel`, one call per distinct key row.
+   */
+  readonly call?: {
+    readonly fn: import('../../catalog/model.js').CatalogFunction;
+    readonly args: Readonly<Record<string, { readonly key: number } | { readonly value: unknown }>>;
+  };
 }
 
 /** The output field of the parent: the marker with the parent row's key values. */

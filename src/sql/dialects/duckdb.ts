@@ -5,7 +5,8 @@ import type { AggFn, AggregateNode } from '../../planner/ir/aggregate.js';
 import { filterClause, hasSubquery, SqlCompiler, type SqlContext } from '../compiler.js';
 import { intervalText } from '../../shared/duration.js';
 import { jsonKey } from '../keys.js';
-import type { CompareNode, InGroupNode } from '../../planner/ir/filter.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import type { CompareNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
 import type { GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../../planner/ir/expr.js';
 import { geoJsonOf, geometryAggregate, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
@@ -84,6 +85,21 @@ export class DuckDbCompiler extends SqlCompiler {
 
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
+  }
+
+  /** The JavaScript geometry functions; the parent's geometry is the second operand (one per parent). */
+  protected override spatial(f: SpatialNode, ctx: SqlContext): string {
+    const other = this.expr(f.other, ctx);
+    const ref = this.expr(f.reference, ctx);
+    const metres = (n: number) => `CAST(${this.param({ kind: 'param', value: n, scalar: 'Float' }, ctx)} AS DOUBLE)`;
+    if (f.type === 'DWITHIN' || (f.type === 'INTERSECTS' && f.buffer)) return `svc_geo_dwithin(${other}, ${ref}, ${metres(f.buffer ?? 0)})`;
+    if (f.buffer) throw new PublicError(ErrorCode.BadUserInput, `_spatial(type: ${f.type}) with a buffer is not supported on duckdb sources (INTERSECTS and DWITHIN take one)`);
+    switch (f.type) {
+      case 'INTERSECTS': return `svc_geo_intersects(${other}, ${ref})`;
+      case 'DISJOIN': return `(NOT svc_geo_intersects(${other}, ${ref}))`;
+      case 'WITHIN': return `svc_geo_within(${other}, ${ref})`;
+      case 'CONTAINS': return `svc_geo_contains(${other}, ${ref})`;
+    }
   }
 
   /** Unnested side by side, the lists give one row per key (they have the same length). */

@@ -7,7 +7,7 @@ import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js'
 import { geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
 import type { AggFn, AggOut } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
-import type { CompareNode, InGroupNode } from '../../planner/ir/filter.js';
+import type { CompareNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
 import { type CompiledSql, filterClause, SqlCompiler, SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
@@ -70,9 +70,30 @@ export class PostgresCompiler extends SqlCompiler {
     return TYPES[scalar];
   }
 
+  /** PostGIS; distances and buffers in metres on geography (SPEC §4 `_spatial`). */
+  protected override spatial(f: SpatialNode, ctx: SqlContext): string {
+    const other = `(${this.expr(f.other, ctx)})::geometry`;
+    let ref = `(${this.expr(f.reference, ctx)})::geometry`;
+    const metres = (n: number) => `CAST(${this.param({ kind: 'param', value: n, scalar: 'Float' }, ctx)} AS double precision)`;
+    const geography = (g: string) => `ST_Transform(${g}, 4326)::geography`;
+    if (f.type === 'DWITHIN') return `ST_DWithin(${geography(other)}, ${geography(ref)}, ${metres(f.buffer ?? 0)})`;
+    if (f.buffer) ref = `ST_Transform(ST_Buffer(${geography(ref)}, ${metres(f.buffer)})::geometry, ST_SRID(${ref}))`;
+    switch (f.type) {
+      case 'INTERSECTS': return `ST_Intersects(${other}, ${ref})`;
+      case 'DISJOIN': return `(NOT ST_Intersects(${other}, ${ref}))`;
+      case 'WITHIN': return `ST_Within(${other}, ${ref})`;
+      case 'CONTAINS': return `ST_Contains(${other}, ${ref})`;
+    }
+  }
+
   /** `unnest(a, b, ...)` zips the lists; each arrives as JSON text and is read as its column's type. */
   protected override keysTable(keys: KeysTable, ctx: SqlContext): string {
-    const lists = this.keyColumnLists(keys, ctx).map((p, i) => `CAST(ARRAY(SELECT jsonb_array_elements_text(CAST(${p} AS jsonb))) AS ${this.sqlType(keys.columns[i]!.scalar)}[])`);
+    // Geometry keys arrive as GeoJSON (as the parent rendered them).
+    const element = (scalar: ScalarName) => (scalar === 'Geometry' ? 'ST_GeomFromGeoJSON(_k.v)' : '_k.v');
+    const lists = this.keyColumnLists(keys, ctx).map((p, i) => {
+      const scalar = keys.columns[i]!.scalar;
+      return `CAST(ARRAY(SELECT ${element(scalar)} FROM jsonb_array_elements_text(CAST(${p} AS jsonb)) WITH ORDINALITY AS _k(v, n) ORDER BY _k.n) AS ${this.sqlType(scalar)}[])`;
+    });
     return `unnest(${lists.join(', ')})`;
   }
 

@@ -6,6 +6,7 @@ import { extent, intersection, union } from './aggregates.js';
 import { geoJsonText, parseGeometry } from './codec.js';
 import { measure, transform } from './ops.js';
 import { contains, equals, intersects, within } from './predicates.js';
+import { withinDistance } from './distance.js';
 import { type Geo, GeoError, type TransformSpec } from './types.js';
 
 /**
@@ -53,6 +54,8 @@ const FUNCTIONS: readonly GeoFunction[] = [
   predicate('svc_geo_intersects', intersects),
   predicate('svc_geo_contains', contains),
   predicate('svc_geo_within', within),
+  /** `_spatial(type: DWITHIN)`: the second operand is the parent row's geometry, the third metres. */
+  { name: 'svc_geo_dwithin', params: [VARCHAR, VARCHAR, DOUBLE], returns: BOOLEAN, fn: (a, b, d) => withinDistance(read(a), constants.get(String(b)), Number(d)) },
   { name: 'svc_geo_transform', params: [VARCHAR, VARCHAR], returns: VARCHAR, fn: (g, spec) => out(transform(read(g), specs.get(String(spec)))) },
   { name: 'svc_geo_measure', params: [VARCHAR, VARCHAR], returns: DOUBLE, fn: (g, type) => measure(read(g), String(type)) },
   { name: 'svc_geo_union', params: [LIST(VARCHAR)], returns: VARCHAR, fn: (l) => out(union(all(l))) },

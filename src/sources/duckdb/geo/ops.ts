@@ -25,7 +25,7 @@ type Mapper = (p: Position) => Position;
 // Building a converter parses both definitions: once per pair, not per row.
 const converters = new Map<string, Mapper>();
 
-function converter(from: number, to: number): Mapper {
+export function converter(from: number, to: number): Mapper {
   const key = `${from}>${to}`;
   let map = converters.get(key);
   if (!map) {
@@ -40,7 +40,7 @@ function converter(from: number, to: number): Mapper {
   return map;
 }
 
-function mapPositions(g: Geometry, f: Mapper): Geometry {
+export function mapPositions(g: Geometry, f: Mapper): Geometry {
   switch (g.type) {
     case 'Point': return g.coordinates.length ? { type: 'Point', coordinates: f(g.coordinates) } : g;
     case 'MultiPoint': return { type: 'MultiPoint', coordinates: g.coordinates.map(f) };
