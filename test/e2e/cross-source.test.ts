@@ -217,4 +217,14 @@ describe('extension sources (item 1)', () => {
     expect((await unload('tweaks')).body.data.function.core.unload_data_source.success).toBe(true);
     expect((await gql('{ sales_orders(filter: {id: {eq: 11}}) { status customer_id } }')).body.data.sales_orders).toEqual([{ status: 'paid', customer_id: 1 }]);
   });
+
+  it('@drop_directive takes a directive off another source\'s field: without @pk there is no _by_pk', async () => {
+    expect((await gql('{ sales_orders_by_pk(id: 10) { id } }')).body.data.sales_orders_by_pk).toEqual({ id: 10 });
+    writeSource(s.root, { name: 'nopk', yaml: 'type: extension\n', schema: 'extend type sales_orders {\n  id: Int @drop_directive(name: "pk")\n}\n' }, '');
+    await gql(`mutation { core { insert_data_sources(data: {name: "nopk", type: "extension", prefix: "", path: "", catalogs: [{name: "nopk", type: "localFS", path: "${s.root}/nopk"}]}) { name } } }`);
+    expect((await load('nopk')).body.data.function.core.load_data_source.success).toBe(true);
+    expect((await gql('{ sales_orders_by_pk(id: 10) { id } }')).body.errors[0].message).toMatch(/Cannot query field "sales_orders_by_pk"/);
+    expect((await unload('nopk')).body.data.function.core.unload_data_source.success).toBe(true);
+    expect((await gql('{ sales_orders_by_pk(id: 10) { id } }')).body.data.sales_orders_by_pk).toEqual({ id: 10 });
+  });
 });
