@@ -2,7 +2,13 @@
 // PostgreSQL (`sales`), and an extension source (`links`) relating them both ways. Each source's
 // part is one statement, each cross-source level one more, whatever the number of parent rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { expectGolden } from '../support/golden.js';
 import { startSources, type Sources, writeSource } from '../support/sources.js';
+
+/** The statements sent, with their source, as a golden file (rewritten only with UPDATE_GOLDEN=1). */
+const goldenSql = (name: string, st: { source: string; sql: string }[]) =>
+  expectGolden(join(import.meta.dirname, 'golden', 'cross-source', `${name}.sql`), st.map((x) => `-- ${x.source}\n${x.sql};\n`).join('\n'));
 
 const CRM = {
   name: 'crm',
@@ -65,6 +71,7 @@ describe('cross-source relations', () => {
       { id: 15, customer: null },
     ]);
     expect(perSource(r.statements)).toEqual({ sales: 1, crm: 1 });
+    goldenSql('n-to-1-postgres-to-duckdb', r.statements);
     // The keys travel as one list parameter per key column, never one parameter per row.
     const crm = r.statements.find((x) => x.source === 'crm')!;
     expect(crm.params.length).toBe(2);
@@ -98,6 +105,7 @@ describe('cross-source relations', () => {
       { id: 2, name: 'Alan', orders: [{ id: 12, customer: { name: 'Alan' } }] },
     ]);
     expect(r.statements.map((x) => x.source)).toEqual(['crm', 'sales', 'crm']);
+    goldenSql('1-to-n-duckdb-to-postgres-and-back', r.statements);
   });
 
   it('a @function_call into another source: one call statement for all rows', async () => {
@@ -131,6 +139,7 @@ describe('cross-source relations', () => {
     expect(back.body.errors).toBeUndefined();
     expect(back.body.data.crm_customers.map((c: any) => c._spatial.sales_depots?.[0]?.name ?? null)).toEqual(['west', 'west', 'far', null]);
     expect(perSource(back.statements)).toEqual({ crm: 1, sales: 1 });
+    goldenSql('spatial-both-ways', [...r.statements, ...back.statements]);
   });
 
   it('inner: true drops parents without related rows of the other source', async () => {
