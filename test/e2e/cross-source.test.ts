@@ -19,7 +19,7 @@ const CRM = {
 const SALES = {
   name: 'sales',
   yaml: 'type: postgres\npath: "[$PG]"\nprefix: sales\n',
-  schema: 'type orders @table(name: "orders") {\n  id: Int! @pk\n  customer_id: Int\n  total: Float\n  status: String\n}\n\ntype depots @table(name: "depots") {\n  id: Int! @pk\n  name: String\n  area: Geometry\n}\n',
+  schema: 'type orders @table(name: "orders") {\n  id: Int! @pk\n  customer_id: Int\n  total: Float\n  status: String\n}\n\ntype depots @table(name: "depots") {\n  id: Int! @pk\n  name: String\n  area: Geometry\n}\n\ninput over_args {\n  min_total: Float!\n}\n\ntype orders_over @view(name: "orders_over", sql: "SELECT * FROM [$catalog].orders WHERE total >= [$min_total]") @args(name: "over_args") {\n  id: Int! @pk\n  customer_id: Int\n  total: Float\n}\n',
 };
 const PG_SQL = `CREATE TABLE orders (id int PRIMARY KEY, customer_id int, total double precision, status text);
 INSERT INTO orders VALUES (10, 1, 50, 'paid'), (11, 1, 150, 'paid'), (12, 2, 300, 'pending'), (13, 3, 20, 'paid'), (14, NULL, 5, 'paid'), (15, 9, 7, 'paid');
@@ -34,6 +34,11 @@ const LINKS = {
 extend type crm_customers {
   "Orders of 100 or more, a declared join into the other source."
   big_orders: [sales_orders] @join(references_name: "sales_orders", source_fields: ["id"], references_fields: ["customer_id"], sql: "[dest.total] >= 100")
+}
+
+extend type crm_customers {
+  "A view with arguments in the other source behind a join."
+  orders_over: [sales_orders_over] @join(references_name: "sales_orders_over", source_fields: ["id"], references_fields: ["customer_id"])
 }
 
 extend type sales_orders {
@@ -140,6 +145,18 @@ describe('cross-source relations', () => {
     expect(back.body.data.crm_customers.map((c: any) => c._spatial.sales_depots?.[0]?.name ?? null)).toEqual(['west', 'west', 'far', null]);
     expect(perSource(back.statements)).toEqual({ crm: 1, sales: 1 });
     goldenSql('spatial-both-ways', [...r.statements, ...back.statements]);
+  });
+
+  it('a view with arguments behind a cross-source @join takes its args, required (issue 18 item 1)', async () => {
+    const r = await gql('{ crm_customers(filter: {id: {lte: 3}}, order_by: [{field: "id"}]) { id orders_over(args: {min_total: 100}) { id } orders_over_aggregation(args: {min_total: 10}) { _rows_count } } }');
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.crm_customers).toEqual([
+      { id: 1, orders_over: [{ id: 11 }], orders_over_aggregation: { _rows_count: 2 } },
+      { id: 2, orders_over: [{ id: 12 }], orders_over_aggregation: { _rows_count: 1 } },
+      { id: 3, orders_over: null, orders_over_aggregation: { _rows_count: 1 } },
+    ]);
+    const missing = await gql('{ crm_customers { orders_over { id } } }');
+    expect(missing.body.errors[0].message).toMatch(/argument "args" of type "sales_over_args!" is required/);
   });
 
   it('inner: true drops parents without related rows of the other source', async () => {
