@@ -4,7 +4,7 @@ import { currentRequest } from '../shared/request-scope.js';
 import { inSpan, inSpanSync } from '../shared/tracing.js';
 import {
   type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
-  DirectiveLocation, getDirectiveValues, GraphQLDirective, GraphQLList, GraphQLNonNull, GraphQLScalarType, GraphQLString, Kind, print, valueFromASTUntyped,
+  DirectiveLocation, getArgumentValues, getDirectiveValues, GraphQLDirective, GraphQLList, GraphQLNonNull, GraphQLScalarType, GraphQLString, Kind, print, valueFromASTUntyped,
 } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
 import type { Executor } from '../executor/executor.js';
@@ -15,8 +15,8 @@ import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { PlanCache } from '../planner/cache.js';
 import type { RemoteNode } from '../planner/ir/remote.js';
 import { CrossSource } from '../executor/cross-source.js';
+import { fieldVariables } from '../planner/bind.js';
 import type { CompiledSql } from '../sql/compiler.js';
-import { stringifyJson } from '../shared/json.js';
 import { cacheKey, parseTtl, type ResultCache } from '../cache/index.js';
 import type { CatalogFunction } from '../catalog/model.js';
 import { planAggregation } from '../planner/aggregate.js';
@@ -143,10 +143,10 @@ function withWhere(sel: SelectNode, extra: FilterNode): SelectNode {
 
 const operationResult = (affected: number, message: string) => ({ success: true, affected_rows: affected, message });
 
-/** What besides the operation decides a read's SQL: where it is, the variables, the rules. */
+/** What besides the operation and the variables decides a read's SQL: where it is, the zone, the rules. */
 function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
   const who = ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}|${JSON.stringify(ctx.authVars)}`;
-  return `${responsePathAsArray(info.path).join('.')}|${stringifyJson(info.variableValues)}|${ctx.timezone}|${who}`;
+  return `${responsePathAsArray(info.path).join('.')}|${ctx.timezone}|${who}|`;
 }
 
 const READS = new Set<DataRootField['kind']>(['list', 'by_pk', 'unique', 'aggregation', 'bucket_aggregation']);
@@ -192,8 +192,6 @@ function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScop
     return value.v;
   };
   return async (source, args: Args, ctx, info) => {
-    // /ipc streams root lists itself (SPEC §13): nothing to cache, and no whole result to time.
-    if (ctx.streams) return inner(source, args, ctx, info);
     // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
     const early = info.path.prev === undefined ? ctx.prefetched.get(String(info.path.key)) : undefined;
     if (early) {
@@ -216,62 +214,94 @@ function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScop
 function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache): DataResolver {
   const cacheable = READS.has(root.kind);
   const across = new CrossSource(deps.executor, deps.registry);
+  /** Runs a root statement; relations into other sources are answered level by level, one statement each (SPEC §5). */
+  const read = (ctx: RequestContext, runtime: ReturnType<SourceRegistry['runtime']>, stmt: CompiledSql, remotes: readonly RemoteNode[] | undefined) =>
+    (remotes?.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt));
   return async (_source, args: Args, ctx, info, reads) => {
     const obj = index.objects.get(root.object)!;
     const runtime = deps.registry.runtime(obj.source);
-    const streaming = ctx.streams !== undefined && !ctx.transactions.active;
-    const key = cacheable && !streaming ? planKey(info, ctx) : '';
-    if (cacheable && !streaming) {
-      const cached = plans.get(info.operation, key);
-      if (cached) {
-        for (const r of cached.reads) {
-          reads?.add(r);
-          ctx.reads.add(r);
-        }
-        return cached.remotes?.length ? across.read(ctx, runtime, cached.stmt, cached.remotes) : deps.executor.readCompiled(ctx, runtime, cached.stmt);
-      }
-    }
-    const planReads = new Set<string>();
-    /** Planning, as a span of its own (the statement it leads to is the next span). */
-    const planned = <T>(fn: () => T): T => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, fn);
-    /** Compiles and runs a read plan; root reads keep the statement for the next identical request. */
-    const run = (plan: RootQuery) => {
-      planningWork.inc({ step: 'plan' });
-      // Relations into other sources are merged in memory: such a list is read whole (SPEC §5).
-      if (streaming && plan.kind === 'list' && runtime.streamRows && runtime.compiler.compileRows && !statement.remotes.length) return stream(plan.select);
-      const stmt = inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
-      // Relations into other sources: answered level by level, one statement each (SPEC §5).
-      const remotes = [...statement.remotes];
-      if (cacheable) plans.set(info.operation, key, { stmt, reads: [...planReads], ...(remotes.length ? { remotes } : {}) });
-      for (const r of planReads) {
+    const noteReads = (objects: Iterable<string>) => {
+      for (const r of objects) {
         reads?.add(r);
         ctx.reads.add(r);
       }
-      return remotes.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt);
     };
+    // /ipc reads lists row by row: those plans are not kept (the rows are compiled apart).
+    const streaming = ctx.streams !== undefined && !ctx.transactions.active;
+    // A repeated read (whatever the values of the variables bound per request) plans nothing.
+    const site = cacheable && !streaming
+      ? { schema: info.schema, operation: info.operation, base: planKey(info, ctx), variables: info.variableValues, used: fieldVariables(info.fieldNodes, info.fragments) }
+      : undefined;
+    const cached = site && plans.find(site);
+    if (cached) {
+      noteReads(cached.reads);
+      return read(ctx, runtime, cached.stmt, cached.remotes);
+    }
+    /** Planning, as a span of its own (the statement it leads to is the next span). */
+    const planned = <T>(fn: () => T): T => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, fn);
+    const compile = (plan: RootQuery) => inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone));
     const statement = { source: obj.source, remotes: [] as RemoteNode[] };
+    const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: new Set<string>(), statement };
+    const access = pctx.access;
+    // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
+    const fieldFilter = access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
+    const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
+    const rowQuery = (p: PlanContext, a: Args, values: Record<string, unknown>, byColumn: boolean): RootQuery => {
+      const alias = p.nextAlias();
+      const sel = planned(() => planSelect(p, obj, alias, returnObject(info), info.fieldNodes, filtered({ args: a.args })));
+      return { kind: 'one', select: withWhere(sel, keyFilter(p.access, obj, alias, values, byColumn)) };
+    };
     /** /ipc: the rows one by one, read after the operation has run (the answer holds [] meanwhile). */
     const stream = (select: SelectNode): unknown[] => {
       const stmt = runtime.compiler.compileRows!(select, ctx.timezone);
-      for (const r of planReads) ctx.reads.add(r);
+      noteReads(pctx.reads);
       ctx.statements++;
       ctx.streams!.set(responsePathAsArray(info.path).join('.'), { source: runtime.name, rows: () => runtime.streamRows!(stmt) });
       return [];
     };
-    const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: planReads, statement };
-    const access = pctx.access;
+    if (cacheable) {
+      /** The read's plan for these arguments (the planner reads nested arguments from `p.variables`). */
+      const readPlan = (p: PlanContext, a: Args): RootQuery => {
+        switch (root.kind) {
+          case 'by_pk':
+          case 'unique':
+            return rowQuery(p, a, a, false);
+          case 'aggregation':
+            checkRequiredFilters(obj, a.filter as Args | undefined);
+            return { kind: 'aggregate', node: planned(() => planAggregation(p, obj, p.nextAlias(), returnObject(info), info.fieldNodes, filtered(a))) };
+          case 'bucket_aggregation':
+            checkRequiredFilters(obj, a.filter as Args | undefined);
+            return { kind: 'aggregate', node: planned(() => planBuckets(p, obj, p.nextAlias(), returnObject(info), info.fieldNodes, filtered(a))) };
+          default:
+            checkRequiredFilters(obj, a.filter as Args | undefined);
+            return { kind: 'list', select: planned(() => planSelect(p, obj, p.nextAlias(), returnObject(info), info.fieldNodes, filtered(a))) };
+        }
+      };
+      planningWork.inc({ step: 'plan' });
+      const plan = readPlan(pctx, args);
+      // Relations into other sources are merged in memory: such a list is read whole (SPEC §5).
+      if (streaming && plan.kind === 'list' && runtime.streamRows && runtime.compiler.compileRows && !statement.remotes.length) return stream(plan.select);
+      const stmt = compile(plan);
+      const planReads = [...pctx.reads];
+      const remotes = [...statement.remotes];
+      const field = info.parentType.getFields()[info.fieldName]!;
+      if (site) plans.remember(site, { stmt, reads: planReads, ...(remotes.length ? { remotes } : {}) }, (variables) =>
+        compile(readPlan({ ...pctx, variables, nextAlias: aliasCounter(), reads: new Set(), statement: { source: obj.source, remotes: [] } }, getArgumentValues(field, info.fieldNodes[0]!, variables) as Args)));
+      noteReads(planReads);
+      return read(ctx, runtime, stmt, remotes);
+    }
+    /** Compiles and runs a read of a row just written. */
+    const run = (plan: RootQuery) => {
+      planningWork.inc({ step: 'plan' });
+      const stmt = compile(plan);
+      noteReads(pctx.reads);
+      return read(ctx, runtime, stmt, [...statement.remotes]);
+    };
     if (root.kind === 'insert' || root.kind === 'insert_batch' || root.kind === 'update' || root.kind === 'delete') {
       // The object's tag, and the source's (cached function results of the source depend on it).
       ctx.written.add(obj.name).add(obj.source);
     }
-    // A filter row on the root field itself is ANDed to the client's filter (SPEC §7).
-    const fieldFilter = access.fieldFilter(info.parentType.name, info.fieldName, ctx.authVars);
-    const filtered = (a: Args): Args => (fieldFilter ? { ...a, filter: a.filter ? { _and: [a.filter, fieldFilter] } : fieldFilter } : a);
-    const readRow = async (values: Record<string, unknown>, byColumn: boolean) => {
-      const alias = pctx.nextAlias();
-      const sel = planned(() => planSelect(pctx, obj, alias, returnObject(info), info.fieldNodes, filtered({ args: args.args })));
-      return run({ kind: 'one', select: withWhere(sel, keyFilter(access, obj, alias, values, byColumn)) });
-    };
+    const readRow = (values: Record<string, unknown>, byColumn: boolean) => run(rowQuery(pctx, args, values, byColumn));
     const stamps = access.fieldData(info.parentType.name, info.fieldName, ctx.authVars);
     const writeWhere = (op: 'update' | 'delete', filter: Args | null | undefined): Args | null | undefined => {
       const guardFilter = access.writeFilter(op, obj.name, ctx.authVars);
@@ -279,20 +309,6 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
       return filter ? { _and: [filter, guardFilter] } : guardFilter;
     };
     switch (root.kind) {
-      case 'list': {
-        checkRequiredFilters(obj, args.filter as Args | undefined);
-        const sel = planned(() => planSelect(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args)));
-        return run({ kind: 'list', select: sel });
-      }
-      case 'by_pk':
-      case 'unique':
-        return readRow(args, false);
-      case 'aggregation':
-        checkRequiredFilters(obj, args.filter as Args | undefined);
-        return run({ kind: 'aggregate', node: planned(() => planAggregation(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args))) });
-      case 'bucket_aggregation':
-        checkRequiredFilters(obj, args.filter as Args | undefined);
-        return run({ kind: 'aggregate', node: planned(() => planBuckets(pctx, obj, pctx.nextAlias(), returnObject(info), info.fieldNodes, filtered(args))) });
       case 'insert':
         return ctx.serial.run(async () => {
           const data = args.data as Args;
@@ -316,6 +332,8 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
           const n = await deps.executor.change(ctx, runtime, planned(() => planDelete(pctx, obj, writeWhere('delete', args.filter as Args | null))));
           return operationResult(n, 'deleted');
         });
+      default:
+        throw new PublicError(ErrorCode.Internal, `"${info.fieldName}" is not a write`);
     }
   };
 }

@@ -79,7 +79,7 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
     expect(grew[GENERAL]).toBeUndefined();
   });
 
-  it('parses, validates and plans a repeated request once; other variables plan again, and are bound per request', async () => {
+  it('parses, validates and plans a repeated request once; other values of its variables are bound, not planned', async () => {
     const d = app();
     const query = `query Again($id: Int!) { shop_orders_by_pk(id: $id) { id status } again_${name}: shop_customers(limit: 1) { id } }`;
     const first = await growth(d.app, () => d.app.gql(query, { id: 1 }));
@@ -92,13 +92,39 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
     expect(repeated[VALIDATE]).toBeUndefined();
     expect(repeated[PLAN]).toBeUndefined();
     expect(d.statements).toHaveLength(2);
+    const params: unknown[][] = [];
+    const stop = d.app.runtime.executor.observe((source, _sql, p) => void (source === 'shop' && params.push([...p])));
     const other = await growth(d.app, async () => (r = await d.app.gql(query, { id: 3 })));
+    stop();
     expect(r!.body.data.shop_orders_by_pk).toEqual({ id: 3, status: 'shipped' });
-    expect(other[PARSE]).toBeUndefined();
-    // Plans are kept per variable values: both root fields are planned again.
-    expect(other[PLAN]).toBe(2);
+    expect(other).toEqual({ [FAST]: 1 });
+    // The same statement, the new value as its parameter.
+    expect(params).toContainEqual([3]);
+    const missing = await growth(d.app, async () => (r = await d.app.gql(query, { id: 999 })));
+    expect(r!.body.data.shop_orders_by_pk).toBeNull();
+    expect(missing[PLAN]).toBeUndefined();
   });
 
+  it('binds values inside input objects and lists; values that decide the plan keep planning', async () => {
+    const d = app();
+    const query = `query Filtered($f: shop_orders_filter, $n: Int!) { filtered_${name}: shop_orders(filter: $f, order_by: [{field: "id"}], limit: $n) { id status } }`;
+    const ask = (f: unknown, n = 10) => d.app.gql(query, { f, n });
+    let r: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    expect((await growth(d.app, async () => (r = await ask({ status: { in: ['shipped', 'pending'] }, id: { gte: 2 } }))))[PLAN]).toBe(1);
+    const all = r!.body.data[`filtered_${name}`];
+    expect(all.length).toBeGreaterThan(0);
+    // Other strings and numbers in the same places: the plan is reused.
+    expect((await growth(d.app, async () => (r = await ask({ status: { in: ['pending', 'nope'] }, id: { gte: 1 } }))))[PLAN]).toBeUndefined();
+    expect(r!.body.data[`filtered_${name}`].every((o: { status: string }) => o.status === 'pending')).toBe(true);
+    // A list of another length, a filter of another shape, another limit: planned again.
+    expect((await growth(d.app, () => ask({ status: { in: ['pending'] }, id: { gte: 1 } })))[PLAN]).toBe(1);
+    expect((await growth(d.app, () => ask({ status: { eq: 'pending' } })))[PLAN]).toBe(1);
+    expect((await growth(d.app, async () => (r = await ask({ status: { eq: 'pending' } }, 1))))[PLAN]).toBe(1);
+    expect(r!.body.data[`filtered_${name}`]).toHaveLength(1);
+    // Back to the first values: every plan is still there.
+    expect((await growth(d.app, async () => (r = await ask({ status: { in: ['shipped', 'pending'] }, id: { gte: 2 } }))))[PLAN]).toBeUndefined();
+    expect(r!.body.data[`filtered_${name}`]).toEqual(all);
+  });
   it('takes fields computed inside the statement, and leaves resolver-backed functions to the general path', async () => {
     const d = app();
     const grew = await growth(d.app, () => d.app.gql('{ shop_orders(limit: 1) { id total } }'));
@@ -106,6 +132,44 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
     expect(grew[FAST]).toBe(1);
     const fn = await growth(d.app, () => d.app.gql('{ function { core { data_source_status(name: "shop") } } }'));
     expect(fn[FAST]).toBeUndefined();
+  });
+});
+
+describe('plans and permission changes', () => {
+  let app: TestApp;
+  const ADMIN = { 'x-svc-secret-key': 'k' };
+  const AS = { ...ADMIN, 'x-svc-role': 'viewer', 'x-svc-user-id': '1' };
+  beforeAll(async () => {
+    app = await startApp({ SECRET_KEY: 'k' });
+    const r = await app.gql('mutation { core { insert_roles(data: {name: "viewer", description: "reads orders"}) { name } } }', undefined, ADMIN);
+    expect(r.body.errors).toBeUndefined();
+  }, 60_000);
+  afterAll(() => app?.close());
+
+  it('a role rule added later applies to a plan made before it', async () => {
+    const query = 'query Mine($s: String!) { shop_orders(filter: {status: {eq: $s}}, order_by: [{field: "id"}]) { id customer_id } }';
+    const before = await app.gql(query, { s: 'shipped' }, AS);
+    expect(new Set(before.body.data.shop_orders.map((o: { customer_id: number }) => o.customer_id)).size).toBeGreaterThan(1);
+    expect((await growth(app, () => app.gql(query, { s: 'pending' }, AS)))[PLAN]).toBeUndefined();
+    const rule = await app.gql(`mutation { core { insert_role_permissions(data: {role: "viewer", type_name: "data-object:query", field_name: "shop_orders",
+      filter: {customer_id: {eq: 1}}}) { role } } }`, undefined, ADMIN);
+    expect(rule.body.errors).toBeUndefined();
+    let r: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    expect((await growth(app, async () => (r = await app.gql(query, { s: 'shipped' }, AS))))[PLAN]).toBe(1);
+    expect(r!.body.data.shop_orders.length).toBeGreaterThan(0);
+    expect(r!.body.data.shop_orders.every((o: { customer_id: number }) => o.customer_id === 1)).toBe(true);
+  });
+
+  it('a schema swapped by load_data_source starts with no plans', async () => {
+    const query = 'query One($id: Int!) { shop_customers_by_pk(id: $id) { id name } }';
+    await app.gql(query, { id: 1 }, ADMIN);
+    expect((await growth(app, () => app.gql(query, { id: 2 }, ADMIN)))[PLAN]).toBeUndefined();
+    const load = await app.gql('mutation { function { core { load_data_source(name: "shop") { success message } } } }', undefined, ADMIN);
+    expect(load.body.data.function.core.load_data_source.success).toBe(true);
+    let r: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    const after = await growth(app, async () => (r = await app.gql(query, { id: 2 }, ADMIN)));
+    expect(after).toMatchObject({ [PARSE]: 1, [PLAN]: 1 });
+    expect(r!.body.data.shop_customers_by_pk).toMatchObject({ id: 2 });
   });
 });
 
