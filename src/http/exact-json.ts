@@ -63,7 +63,7 @@ export function exactIntegersPlugin(): ApolloServerPlugin<RequestContext> {
   };
 }
 
-function hasBigInt(v: unknown): boolean {
+export function hasBigInt(v: unknown): boolean {
   if (typeof v === 'bigint') return true;
   if (!v || typeof v !== 'object') return false;
   return (Array.isArray(v) ? v : Object.values(v)).some(hasBigInt);

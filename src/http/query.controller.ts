@@ -30,6 +30,7 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
 }
 import { APOLLO } from './tokens.js';
 import { prefersGraphqlResponse } from './graphql-server.js';
+import { answerPrepared } from '../pipeline/fast-path/prepared.js';
 
 @Controller()
 export class QueryController {
@@ -81,11 +82,17 @@ export class QueryController {
       ({ body, search } = applied);
       if (applied.program !== undefined) context.jqPrograms.push(applied.program);
       const parts = requestParts(req.method, body, search);
-      const tooDeep = requestGuard(rt.config).before?.(parts.query, parts.variables, identity, parts.variablesText);
+      const guard = requestGuard(rt.config);
+      const tooDeep = guard.before?.(parts.query, parts.variables, identity, parts.variablesText);
       if (tooDeep) {
         // Refused before parsing, with the status and media type Apollo would answer (SPEC §1).
         const strict = prefersGraphqlResponse(req.headers.accept);
         return void reply.status(strict ? 400 : 200).header('content-type', strict ? 'application/graphql-response+json; charset=utf-8' : 'application/json').send(refusalBody(tooDeep));
+      }
+      // An operation the fast path answered before skips Apollo (src/pipeline/fast-path/prepared.ts).
+      if (req.method === 'POST') {
+        const text = await answerPrepared(rt.schema.current.schema, body, context, guard, req.headers.accept);
+        if (text !== undefined) return void reply.status(200).header('content-type', 'application/json; charset=utf-8').send(text);
       }
     } catch (e) {
       return sendFailure(reply, e, this.runtime.log);

@@ -17,3 +17,11 @@ export const planningWork = new Counter({
 export const fastPathAnswers = new Counter({
   name: 'svc_fast_path_total', help: 'Query operations answered by the fast path, by outcome', labelNames: ['outcome'] as const, registers: [pipelineRegistry],
 });
+
+/**
+ * POST /query requests of an operation the fast path answered before: `answered` without Apollo,
+ * `apollo` when they went on to Apollo after all (an error, a value only graphql-js completes).
+ */
+export const preparedAnswers = new Counter({
+  name: 'svc_prepared_total', help: 'Requests of prepared operations, by whether they were answered without Apollo', labelNames: ['outcome'] as const, registers: [pipelineRegistry],
+});

@@ -14,7 +14,7 @@ async function counters(app: TestApp): Promise<Map<string, number>> {
   const r = await app.request({ method: 'GET', url: '/metrics' });
   const out = new Map<string, number>();
   for (const line of r.text.split('\n')) {
-    const m = /^(svc_(?:planning|fast_path)_total\{[^}]*\}) (\d+)/.exec(line);
+    const m = /^(svc_(?:planning|fast_path|prepared)_total\{[^}]*\}) (\d+)/.exec(line);
     if (m) out.set(m[1]!, Number(m[2]));
   }
   return out;
@@ -36,6 +36,8 @@ const PLAN = 'svc_planning_total{step="plan"}';
 const SPLICED = 'svc_fast_path_total{outcome="spliced"}';
 const COMPLETED = 'svc_fast_path_total{outcome="completed"}';
 const GENERAL = 'svc_fast_path_total{outcome="general"}';
+const PREPARED = 'svc_prepared_total{outcome="answered"}';
+const TO_APOLLO = 'svc_prepared_total{outcome="apollo"}';
 
 let dialects: Dialects;
 beforeAll(async () => {
@@ -97,7 +99,7 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
     const other = await growth(d.app, async () => (r = await d.app.gql(query, { id: 3 })));
     stop();
     expect(r!.body.data.shop_orders_by_pk).toEqual({ id: 3, status: 'shipped' });
-    expect(other).toEqual({ [FAST]: 1 });
+    expect(other).toEqual({ [FAST]: 1, [PREPARED]: 1 });
     // The same statement, the new value as its parameter.
     expect(params).toContainEqual([3]);
     const missing = await growth(d.app, async () => (r = await d.app.gql(query, { id: 999 })));
@@ -125,6 +127,26 @@ describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
     expect((await growth(d.app, async () => (r = await ask({ status: { in: ['shipped', 'pending'] }, id: { gte: 2 } }))))[PLAN]).toBeUndefined();
     expect(r!.body.data[`filtered_${name}`]).toEqual(all);
   });
+  it('answers a repeated operation without Apollo, byte for byte as before; errors still take Apollo\'s path', async () => {
+    const d = app();
+    const query = `query Prep($limit: Int!) { prep_${name}: shop_orders(order_by: [{field: "id"}], limit: $limit) { __typename id note ...Who } }
+fragment Who on shop_orders { customer { name } }`;
+    const first = await d.app.gql(query, { limit: 2 });
+    let again: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    expect(await growth(d.app, async () => (again = await d.app.gql(query, { limit: 2 })))).toEqual({ [FAST]: 1, [PREPARED]: 1 });
+    expect(again!.status).toBe(200);
+    expect(again!.headers['content-type']).toBe(first.headers['content-type']);
+    expect(again!.text).toBe(first.text);
+    // Another limit is a value that decides the plan: planned, still without Apollo.
+    expect(await growth(d.app, () => d.app.gql(query, { limit: 1 }))).toMatchObject({ [PREPARED]: 1, [PLAN]: 1 });
+    // A variable graphql-js refuses: Apollo answers with its own error, as for any request.
+    let bad: Awaited<ReturnType<TestApp['gql']>> | undefined;
+    expect(await growth(d.app, async () => (bad = await d.app.gql(query, { limit: null })))).toEqual({ [TO_APOLLO]: 1 });
+    expect(bad!.body.errors[0].message).toMatch(/Variable "\$limit" of non-null type "Int!" must not be null/);
+    // Another operation name is another operation.
+    expect((await growth(d.app, () => d.app.gql(query.replace('Prep', 'Prep2'), { limit: 2 })))[PREPARED]).toBeUndefined();
+  });
+
   it('takes fields computed inside the statement, and leaves resolver-backed functions to the general path', async () => {
     const d = app();
     const grew = await growth(d.app, () => d.app.gql('{ shop_orders(limit: 1) { id total } }'));

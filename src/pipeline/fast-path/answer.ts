@@ -1,0 +1,111 @@
+// The fast path's one step, shared by the Apollo plugin (plugin.ts) and the prepared-operation
+// route (prepared.ts): run every root field of a query operation through its own resolver
+// (permission guard, plan cache, result cache, @stats, the executor), then complete the answers
+// without graphql-js when that is provably the same answer.
+import {
+  type DocumentNode, type FragmentDefinitionNode, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema, Kind,
+  type OperationDefinitionNode, getArgumentValues,
+} from 'graphql';
+import type { RequestContext } from '../../executor/request-context.js';
+import { accessOf, scopeOf } from '../../permissions/access.js';
+import { RawJson } from '../../shared/json.js';
+import { fastPathAnswers } from '../metrics.js';
+import { completesToItself, complete } from './complete.js';
+import { ShapeCache } from './shape-cache.js';
+import type { OperationShape, RootShape } from './shape.js';
+
+type Settled = { readonly value: unknown } | { readonly error: unknown };
+
+/** The root field's resolver called as graphql-js would call it. */
+function runRoot(
+  schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: GraphQLResolveInfo['fragments'], ctx: RequestContext,
+  variables: Record<string, unknown>, root: RootShape,
+): Promise<unknown> {
+  const query = schema.getQueryType()!;
+  const info: GraphQLResolveInfo = {
+    fieldName: root.field.name, fieldNodes: root.nodes, returnType: root.field.type, parentType: query,
+    path: { prev: undefined, key: root.key, typename: query.name }, schema, fragments, rootValue: undefined, operation, variableValues: variables,
+  };
+  const args = getArgumentValues(root.field, root.nodes[0]!, variables);
+  const resolve = root.field.resolve as GraphQLFieldResolver<unknown, RequestContext>;
+  return Promise.resolve(resolve(undefined, args, ctx, info));
+}
+
+const fragmentCache = new WeakMap<DocumentNode, GraphQLResolveInfo['fragments']>();
+
+function fragmentsOf(document: DocumentNode): GraphQLResolveInfo['fragments'] {
+  let out = fragmentCache.get(document) as Record<string, FragmentDefinitionNode> | undefined;
+  if (!out) {
+    out = {};
+    for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) out[d.name.value] = d;
+    fragmentCache.set(document, out);
+  }
+  return out;
+}
+
+/** The completed answer of one root field, or undefined when graphql-js must complete it. */
+function completed(root: RootShape, value: unknown): unknown {
+  const raw = value instanceof RawJson ? value : undefined;
+  const parsed = raw ? raw.parse() : value;
+  try {
+    if (completesToItself(root.out, parsed)) return raw ?? parsed;
+    return complete(root.out, parsed);
+  } catch {
+    return undefined;
+  }
+}
+
+const shapes = new ShapeCache();
+
+/**
+ * The operation's `data` in response order (values may be RawJson text), `undefined` when the fast
+ * path does not apply (nothing was run), or `null` when the answers were fetched but graphql-js
+ * must complete them: they wait in `ctx.prefetched`, so the database is not asked twice.
+ */
+export async function answerFast(
+  schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, ctx: RequestContext,
+): Promise<Record<string, unknown> | null | undefined> {
+  const fragments = fragmentsOf(document);
+  // The same access decisions as the field guard (src/permissions/access.ts).
+  const scope = scopeOf(schema);
+  if (!scope) return undefined;
+  const shape: OperationShape | undefined = shapes.get(schema, operation, fragments, variables, accessOf(ctx.access, scope));
+  if (!shape) return undefined;
+  const roots = shape.filter((r): r is RootShape => 'field' in r);
+  ctx.rawJson = true;
+  let settled: Settled[];
+  try {
+    settled = await Promise.all(
+      roots.map((r) => {
+        try {
+          return runRoot(schema, operation, fragments, ctx, variables, r).then((value) => ({ value }), (error: unknown) => ({ error }));
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+  } finally {
+    ctx.rawJson = false;
+  }
+  const data: Record<string, unknown> = {};
+  let whole = true;
+  roots.forEach((r, i) => {
+    const s = settled[i]!;
+    const v = 'error' in s ? undefined : completed(r, s.value);
+    if (v === undefined) whole = false;
+    else data[r.key] = v;
+  });
+  if (!whole) {
+    fastPathAnswers.inc({ outcome: 'general' });
+    // graphql-js completes the whole operation from the answers already fetched.
+    roots.forEach((r, i) => {
+      const s = settled[i]!;
+      ctx.prefetched.set(r.key, 'error' in s ? s : { value: s.value instanceof RawJson ? s.value.parse() : s.value });
+    });
+    return null;
+  }
+  fastPathAnswers.inc({ outcome: Object.values(data).some((v) => v instanceof RawJson) ? 'spliced' : 'completed' });
+  const ordered: Record<string, unknown> = {};
+  for (const r of shape) ordered[r.key] = 'typename' in r ? r.typename : data[r.key];
+  return ordered;
+}

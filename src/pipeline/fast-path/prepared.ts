@@ -1,0 +1,88 @@
+// Prepared operations (issue 16 item 2): a query the fast path answered once (plugin.ts) is known to
+// parse, validate and be a query of catalog reads. The next POST /query with the same text and
+// operation name, on the same served schema, is answered here without Apollo: the variables are
+// coerced and the cost limits checked as Apollo's plugins would, then answer.ts runs the root
+// fields through their resolvers as always. Whatever the fast path cannot answer whole goes to
+// Apollo, with the answers already fetched waiting in the request context.
+import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { getVariableValues } from 'graphql';
+import type { RequestContext } from '../../executor/request-context.js';
+import type { InProcessGuard } from '../../executor/in-process.js';
+import { fitBigInts, hasBigInt } from '../../http/exact-json.js';
+import { currentRequest } from '../../shared/request-scope.js';
+import { stringifyResponse } from '../../shared/json.js';
+import { preparedAnswers } from '../metrics.js';
+import { answerFast } from './answer.js';
+
+interface Prepared {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+}
+
+/** Operations remembered per served schema (a swapped schema starts empty). */
+const PER_SCHEMA = 1000;
+
+class PreparedOperations {
+  private readonly bySchema = new WeakMap<GraphQLSchema, Map<string, Prepared>>();
+
+  private static key(query: string, operationName: string | null | undefined): string {
+    return `${operationName ?? ''}\u0000${query}`;
+  }
+
+  remember(schema: GraphQLSchema, query: string, operationName: string | null | undefined, document: DocumentNode, operation: OperationDefinitionNode): void {
+    let m = this.bySchema.get(schema);
+    if (!m) this.bySchema.set(schema, (m = new Map()));
+    const key = PreparedOperations.key(query, operationName);
+    if (m.has(key)) return;
+    if (m.size >= PER_SCHEMA) m.delete(m.keys().next().value as string);
+    m.set(key, { document, operation });
+  }
+
+  get(schema: GraphQLSchema, query: string, operationName: string | null | undefined): Prepared | undefined {
+    return this.bySchema.get(schema)?.get(PreparedOperations.key(query, operationName));
+  }
+}
+
+export const preparedOperations = new PreparedOperations();
+
+/** True when Apollo would answer this Accept header with application/json (SPEC §1). */
+function acceptsJson(accept: string | undefined): boolean {
+  if (!accept) return true;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  return !types.includes('application/graphql-response+json') && (types.includes('application/json') || types.includes('*/*'));
+}
+
+/**
+ * The response body of a POST /query request whose operation is prepared and answered whole by the
+ * fast path; undefined sends the request on to Apollo.
+ */
+export async function answerPrepared(
+  schema: GraphQLSchema, body: unknown, ctx: RequestContext, guard: InProcessGuard, accept: string | undefined,
+): Promise<string | undefined> {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !acceptsJson(accept) || ctx.jqPrograms.length) return undefined;
+  const b = body as { query?: unknown; operationName?: unknown; variables?: unknown; extensions?: unknown };
+  if (typeof b.query !== 'string' || b.extensions !== undefined) return undefined;
+  if (b.operationName !== undefined && b.operationName !== null && typeof b.operationName !== 'string') return undefined;
+  const prepared = preparedOperations.get(schema, b.query, b.operationName);
+  if (!prepared) return undefined;
+  if (b.variables !== undefined && b.variables !== null && (typeof b.variables !== 'object' || Array.isArray(b.variables))) return undefined;
+  const text = await answerWith(schema, prepared, b.variables as Record<string, unknown> | null | undefined, ctx, guard);
+  preparedAnswers.inc({ outcome: text === undefined ? 'apollo' : 'answered' });
+  return text;
+}
+
+async function answerWith(
+  schema: GraphQLSchema, { document, operation }: Prepared, variables: Record<string, unknown> | null | undefined, ctx: RequestContext, guard: InProcessGuard,
+): Promise<string | undefined> {
+  // As Apollo's plugins do before execution (src/http/exact-json.ts, src/http/cost-limit.ts).
+  const sent = { ...(variables ?? {}) };
+  if (hasBigInt(sent)) fitBigInts(schema, operation, sent);
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], sent);
+  if (coerced.errors || guard.check?.(schema, document, operation, sent, ctx.identity)) return undefined;
+  const scope = currentRequest();
+  if (scope) scope.operation ??= operation.name?.value ?? operation.operation;
+  const data = await answerFast(schema, document, operation, coerced.coerced, ctx);
+  if (!data) return undefined;
+  const stats = Object.keys(ctx.stats).length ? { stats: ctx.stats } : {};
+  return stringifyResponse({ data, extensions: stats });
+}
