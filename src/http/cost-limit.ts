@@ -157,6 +157,18 @@ export function measureRequest(schema: GraphQLSchema, document: DocumentNode, op
   return { cost: m.set(operation.selectionSet, root ?? undefined), rootFields: root ? m.rootFields(operation.selectionSet, root) : 0, aliases };
 }
 
+const measured = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, RequestCost>>();
+
+/** measureRequest; an operation without variables costs the same every time, so it is measured once per schema. */
+function measuredOnce(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): RequestCost {
+  if (operation.variableDefinitions?.length) return measureRequest(schema, document, operation, variables);
+  let bySchema = measured.get(schema);
+  if (!bySchema) measured.set(schema, (bySchema = new WeakMap()));
+  let cost = bySchema.get(operation);
+  if (!cost) bySchema.set(operation, (cost = measureRequest(schema, document, operation, variables)));
+  return cost;
+}
+
 /** The first limit a request exceeds, as the error the client sees; undefined when within all. */
 export function costError(cost: RequestCost, limits: CostLimits): GraphQLError | undefined {
   // 400 under application/graphql-response+json; application/json answers 200 (SPEC §1, see UNEXECUTABLE).
@@ -313,7 +325,7 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
       return costError({ cost: 0, rootFields: 0, aliases: shape.aliases }, { ...limits, maxCost: 0, maxRootFields: 0 });
     },
     check: (schema, document, operation, variables, identity) =>
-      exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError(measureRequest(schema, document, operation, variables), limits),
+      exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError(measuredOnce(schema, document, operation, variables), limits),
   };
 }
 

@@ -16,6 +16,9 @@ import type { OperationShape, RootShape } from './shape.js';
 
 type Settled = { readonly value: unknown } | { readonly error: unknown };
 
+/** Arguments of root fields of operations without variables: the same on every request. */
+const constantArgs = new WeakMap<object, Record<string, unknown>>();
+
 /** The root field's resolver called as graphql-js would call it. */
 function runRoot(
   schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: GraphQLResolveInfo['fragments'], ctx: RequestContext,
@@ -26,7 +29,12 @@ function runRoot(
     fieldName: root.field.name, fieldNodes: root.nodes, returnType: root.field.type, parentType: query,
     path: { prev: undefined, key: root.key, typename: query.name }, schema, fragments, rootValue: undefined, operation, variableValues: variables,
   };
-  const args = getArgumentValues(root.field, root.nodes[0]!, variables);
+  const node = root.nodes[0]!;
+  let args = constantArgs.get(node);
+  if (!args) {
+    args = getArgumentValues(root.field, node, variables);
+    if (!operation.variableDefinitions?.length) constantArgs.set(node, args);
+  }
   const resolve = root.field.resolve as GraphQLFieldResolver<unknown, RequestContext>;
   return Promise.resolve(resolve(undefined, args, ctx, info));
 }
