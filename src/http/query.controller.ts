@@ -89,8 +89,10 @@ export class QueryController {
         const strict = prefersGraphqlResponse(req.headers.accept);
         return void reply.status(strict ? 400 : 200).header('content-type', strict ? 'application/graphql-response+json; charset=utf-8' : 'application/json').send(refusalBody(tooDeep));
       }
-      // An operation the fast path answered before skips Apollo (src/pipeline/fast-path/prepared.ts).
-      if (req.method === 'POST') {
+      // An operation the fast path answered before skips Apollo (src/pipeline/fast-path/prepared.ts),
+      // unless Apollo's own plugins must see every request: Studio usage reports, federation traces.
+      const apolloSeesAll = rt.config.FEDERATION || (!!rt.config.APOLLO_KEY && !!rt.config.APOLLO_GRAPH_REF);
+      if (req.method === 'POST' && !apolloSeesAll) {
         const text = await answerPrepared(rt.schema.current.schema, body, context, guard, req.headers.accept);
         if (text !== undefined) return void reply.status(200).header('content-type', 'application/json; charset=utf-8').send(text);
       }
