@@ -20,7 +20,9 @@ import { stringifyJson } from '../shared/json.js';
 export type ParamSource =
   | { readonly kind: 'const'; readonly value: unknown }
   | { readonly kind: 'var'; readonly path: readonly (string | number)[] }
-  | { readonly kind: 'array'; readonly items: readonly ParamSource[] };
+  | { readonly kind: 'array'; readonly items: readonly ParamSource[] }
+  /** A list sent as the JSON text of its values as text (DuckDB's IN list, src/sql/dialects/duckdb.ts). */
+  | { readonly kind: 'json_texts'; readonly items: readonly ParamSource[] };
 
 /** The variables of one request, seen by what may change without planning again. */
 export interface VariableShape {
@@ -116,7 +118,18 @@ export function variableShape(
  */
 export function unboundPaths(shape: VariableShape, marked: CompiledSql): Set<string> {
   const reached = new Set<unknown>();
-  const note = (p: unknown) => (Array.isArray(p) ? p.forEach(note) : shape.paths.has(p) && reached.add(p));
+  const byText = new Map([...shape.paths.keys()].map((k) => [String(k), k]));
+  const note = (p: unknown): void => {
+    if (Array.isArray(p)) return p.forEach(note);
+    if (shape.paths.has(p)) return void reached.add(p);
+    if (typeof p !== 'string' || !p.startsWith('[') || !mentionsMarker(p)) return;
+    try {
+      const texts: unknown = JSON.parse(p);
+      if (Array.isArray(texts)) for (const t of texts) if (byText.has(String(t))) reached.add(byText.get(String(t)));
+    } catch {
+      // not JSON: the markers in it stay unbound
+    }
+  };
   marked.params.forEach(note);
   const out = new Set<string>();
   for (const [m, path] of shape.paths) if (!reached.has(m)) out.add(JSON.stringify(path));
@@ -155,8 +168,27 @@ export function paramSources(real: CompiledSql, marked: CompiledSql, shape: Vari
       const items = m.map((x, i) => source(r[i], x));
       return items.every((x) => x !== undefined) ? { kind: 'array', items: items as ParamSource[] } : undefined;
     }
+    if (typeof m === 'string' && m.startsWith('[') && mentionsMarker(m)) return jsonTexts(r, m);
     // Not a marker: the value must not depend on the variables at all.
     return sameValue(r, m) && !mentionsMarker(m) ? { kind: 'const', value: r } : undefined;
+  };
+  /** A JSON array of texts whose every element is a marker's text; checked against the real one. */
+  const jsonTexts = (r: unknown, m: string): ParamSource | undefined => {
+    let texts: unknown;
+    try {
+      texts = JSON.parse(m);
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(texts)) return undefined;
+    const byText = new Map([...shape.paths.keys()].map((k) => [String(k), k]));
+    const markers = texts.map((t) => (typeof t === 'string' ? byText.get(t) : undefined));
+    if (markers.some((x) => x === undefined)) return undefined;
+    const items: ParamSource[] = markers.map((x) => ({ kind: 'var', path: shape.paths.get(x)! }));
+    const source: ParamSource = { kind: 'json_texts', items };
+    if (bindParams([source], variables)[0] !== r) return undefined;
+    for (const x of markers) found.add(x);
+    return source;
   };
   const out: ParamSource[] = [];
   for (let i = 0; i < real.params.length; i++) {
@@ -169,7 +201,8 @@ export function paramSources(real: CompiledSql, marked: CompiledSql, shape: Vari
 }
 
 function mentionsMarker(v: unknown): boolean {
-  if (typeof v === 'string') return v.includes(MARK);
+  // Also as JSON text writes it (a list sent as one JSON parameter).
+  if (typeof v === 'string') return v.includes(MARK) || v.includes(JSON.stringify(MARK).slice(1, -1));
   if (typeof v === 'number') return v >= NUMBER_MARK && v < NUMBER_MARK + 1_000_000;
   if (Array.isArray(v)) return v.some(mentionsMarker);
   return false;
@@ -177,6 +210,16 @@ function mentionsMarker(v: unknown): boolean {
 
 /** The parameters of a reused plan for this request's variables. */
 export function bindParams(sources: readonly ParamSource[], variables: Readonly<Record<string, unknown>>): unknown[] {
-  const value = (s: ParamSource): unknown => (s.kind === 'const' ? s.value : s.kind === 'var' ? at(variables, s.path) : s.items.map(value));
+  const value = (s: ParamSource): unknown => {
+    switch (s.kind) {
+      case 'const': return s.value;
+      case 'var': return at(variables, s.path);
+      case 'array': return s.items.map(value);
+      case 'json_texts': return JSON.stringify(s.items.map((x) => {
+        const v = value(x);
+        return v === null || v === undefined ? null : String(v);
+      }));
+    }
+  };
   return sources.map(value);
 }
