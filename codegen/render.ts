@@ -82,7 +82,7 @@ export function renderModule(cat: ResolvedCatalog, surface: Surface): string {
   });
   return `${HEADER(cat.source.name)}import { Inject, Injectable, Module } from '@nestjs/common';
 import { executeInProcess } from '../../executor/in-process.js';
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../../auth/identity.js';
 import { SvcRuntime } from '../../system/runtime.js';
 import type { ${cat.objects.map((o) => pascal(o.name)).join(', ')} } from './types.js';
 

@@ -1,7 +1,7 @@
 // Credentials -> Identity (SPEC §6). The secret key and cluster secret come first, then the
 // methods in seed 000 order: API key, OIDC, JWT; anonymous only when nothing was presented.
 import type { Config } from '../config/schema.js';
-import type { Identity } from '../executor/request-context.js';
+import type { Identity } from './identity.js';
 import { currentRequest } from '../shared/request-scope.js';
 import { metrics } from '../shared/metrics.js';
 import { failureReason, unauthenticated } from './errors.js';

@@ -1,6 +1,6 @@
 // The `[$auth.<name>]` variables of SPEC §6 and seed 000 "Authentication variables", as one map,
 // for permission filters and `data` stamps. Pure: same identity, same map.
-import type { Identity } from '../executor/request-context.js';
+import type { Identity } from './identity.js';
 
 /** `user_id` as an integer for integer key columns; null when it is not one exactly. */
 function asInt(id: string | null): number | null {

@@ -6,7 +6,7 @@
 // The stored key is `<custom key or body hash>:<role>`; the role is always appended.
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { hashBody } from './keys.js';
-import { parseTtl } from './ttl.js';
+import { parseTtl } from '../shared/ttl.js';
 
 export interface JqCacheOptions {
   readonly key: string;

@@ -3,7 +3,7 @@
 // (docs/cache.md, "Decisions").
 import type { Config } from '../config/schema.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { parseTtl } from './ttl.js';
+import { parseTtl } from '../shared/ttl.js';
 import type { RedisOptions } from './l2.js';
 
 export interface ResultCacheOptions {

@@ -4,7 +4,7 @@ import {
   type ConstDirectiveNode, type DocumentNode, type FieldDefinitionNode, GraphQLError, Kind,
   type ObjectTypeDefinitionNode, parse, Source, type TypeNode, valueFromASTUntyped,
 } from 'graphql';
-import { parseTtl } from '../cache/ttl.js';
+import { parseTtl } from '../shared/ttl.js';
 import { argumentProblem, DIRECTIVES, type DirectiveSite, siteProblem } from './directives.js';
 import { CatalogError, locOf, where } from './errors.js';
 import { joinRelation, type PendingJoin } from './joins.js';

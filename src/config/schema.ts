@@ -1,6 +1,6 @@
 // The configuration of the query service (SPEC §2): one typed object, validated at boot.
 import { z } from 'zod';
-import { parseDurationMs } from '../jq/duration.js';
+import { parseDurationMs, parseSizeMb } from '../shared/duration.js';
 import { isTimeZone } from '../shared/timezone.js';
 
 const bool = z
@@ -18,6 +18,15 @@ const duration = z
     }
     return ms;
   });
+/** A size in megabytes (`512`, `512MB`, `1GB`), at least 16. */
+const sizeMb = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const mb = typeof v === 'number' ? v : parseSizeMb(v);
+  if (mb === undefined || mb < 16) {
+    ctx.addIssue({ code: 'custom', message: `invalid size ${JSON.stringify(v)} (use e.g. "512MB", at least 16MB)` });
+    return z.NEVER;
+  }
+  return mb;
+});
 const list = z
   .union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean)));
@@ -163,6 +172,12 @@ export const settingsShape = {
   SHUTDOWN_TIMEOUT: duration.default(30_000),
   /** After SIGTERM: how long to keep serving with /ready at 503 before refusing connections (ms). */
   SHUTDOWN_DELAY: duration.default(0),
+  /** Time limit of one jq evaluation, all passes included (SPEC §8). */
+  JQ_TIMEOUT: duration.refine((ms) => ms > 0, 'a jq time limit must be above 0').default(10_000),
+  /** Memory bound of one jq program, MB. */
+  JQ_MAX_MEMORY: sizeMb.default(512),
+  /** jq worker threads; unset: 2 to 4 by CPU count (src/jq/pool.ts). */
+  JQ_WORKERS: int.refine((n) => n >= 1, 'at least 1 worker').optional(),
   /** OpenLineage (SPEC §14): the receiver's base URL; empty = no lineage events. */
   OPENLINEAGE_URL: z.string().default(''),
   /** Path of the receiver's endpoint, resolved against OPENLINEAGE_URL (the OpenLineage client's default). */

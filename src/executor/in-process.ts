@@ -4,7 +4,8 @@ import { type DocumentNode, execute, type ExecutionResult, GraphQLError, type Gr
 import { validateOperation, validationRules } from '../http/validation.js';
 import { byResponseKey } from '../schema/resolvers.js';
 import type { SchemaService } from '../schema/service.js';
-import { type Identity, RequestContext } from './request-context.js';
+import { RequestContext } from './request-context.js';
+import type { Identity } from '../auth/identity.js';
 import type { WriteEvents } from './write-events.js';
 import type { PermissionService } from '../permissions/service.js';
 

@@ -1,20 +1,9 @@
 // Per-request state shared by resolvers, guards and interceptors.
+import type { Identity } from '../auth/identity.js';
 import { authVariables } from '../auth/variables.js';
 import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
 import { Serial } from '../shared/mutex.js';
 import { RequestTransactions } from './transactions.js';
-
-export interface Identity {
-  readonly role: string;
-  readonly userId: string | null;
-  readonly userName: string;
-  readonly authType: string;
-  /** Issuer (`iss`) for JWT and OIDC callers. */
-  readonly provider?: string;
-  /** `[$auth.<name>]` variables beyond the standard ones (custom claims). */
-  readonly claims?: Readonly<Record<string, unknown>>;
-  readonly impersonatedBy?: { readonly role: string; readonly userId: string; readonly userName: string };
-}
 
 /** The rows of one root list, read when /ipc writes them (a batch at a time). */
 export interface RowStream {

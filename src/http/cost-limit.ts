@@ -16,7 +16,8 @@ import {
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config/schema.js';
 import type { InProcessGuard } from '../executor/in-process.js';
-import type { Identity, RequestContext } from '../executor/request-context.js';
+import type { RequestContext } from '../executor/request-context.js';
+import type { Identity } from '../auth/identity.js';
 import { ErrorCode } from '../shared/errors.js';
 import { depthLimit } from './depth-limit.js';
 

@@ -225,7 +225,7 @@ export async function createGraphqlServer(
       // After responsePlugin: a restricted role's introspection is answered there first.
       fastPathPlugin(),
       // jq() fields are transformed once the whole result exists (SPEC §8).
-      ...(jq ? [jqFieldsPlugin({ guard, engine: jq.engine, schemas, writes, permissions: jq.permissions, dbTimezone: config.DB_TIMEZONE, formatError: (e) => format(e.toJSON(), e) })] : []),
+      ...(jq ? [jqFieldsPlugin({ guard, engine: jq.engine, schemas, writes, permissions: jq.permissions, formatError: (e) => format(e.toJSON(), e) })] : []),
       ApolloServerPluginCacheControlDisabled(),
       ...studio.plugins,
     ],

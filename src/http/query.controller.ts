@@ -28,7 +28,7 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
   }
   return !!v && typeof v === 'object' && JQ_VARIABLE in v;
 }
-import { APOLLO } from './tokens.js';
+import { APOLLO } from '../pipeline/tokens.js';
 import { prefersGraphqlResponse } from './graphql-server.js';
 import { answerPrepared } from '../pipeline/fast-path/prepared.js';
 

@@ -12,7 +12,7 @@ import {
   type ASTVisitor, type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind, NoUnusedVariablesRule,
   specifiedRules, type ValidationContext, type ValidationRule, ValuesOfCorrectTypeRule, validate, visit,
 } from 'graphql';
-import { parseTtl } from '../cache/ttl.js';
+import { parseTtl } from '../shared/ttl.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { planningWork } from '../pipeline/metrics.js';
 import { PublicError } from '../shared/errors.js';

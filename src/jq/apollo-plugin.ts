@@ -10,15 +10,12 @@ import type { JqEngine } from './engine.js';
 import { applyJqFields, mentionsJq } from './fields.js';
 import type { InProcessGuard } from '../executor/in-process.js';
 import { inProcessQueryRunner } from './query-runner.js';
-import { requestTimezone } from './timezone.js';
 
 export interface JqFieldsPluginDeps {
   readonly engine: JqEngine;
   readonly schemas: SchemaService;
   readonly writes?: WriteEvents;
   readonly permissions?: PermissionService;
-  /** Config DB_TIMEZONE: the zone when the request names none. */
-  readonly dbTimezone?: string;
   /** How /query formats errors, for querySvc answers (graphql-server.ts `formatError`). */
   readonly formatError?: (error: GraphQLError) => GraphQLFormattedError;
   /** The request limits, so querySvc calls are bounded as /query is. */
@@ -33,20 +30,13 @@ export function jqFieldsPlugin(deps: JqFieldsPluginDeps): ApolloServerPlugin<Req
           const body = rc.response.body;
           if (body.kind !== 'single' || !rc.document || !mentionsJq(rc.document)) return;
           const identity = rc.contextValue.identity;
-          let timezone: string;
-          try {
-            timezone = requestTimezone(Object.fromEntries(rc.request.http?.headers ?? []), deps.dbTimezone);
-          } catch {
-            // An unknown zone is refused before execution (SPEC §10); do not fail the response here.
-            timezone = 'UTC';
-          }
           await applyJqFields({
             result: body.singleResult,
             document: rc.document,
             operationName: rc.operationName,
             variables: rc.request.variables,
             engine: deps.engine,
-            context: { identity, timezone, querySvc: inProcessQueryRunner(deps, identity) },
+            context: { identity, timezone: rc.contextValue.timezone, querySvc: inProcessQueryRunner(deps, identity) },
           });
         },
       };

@@ -3,7 +3,7 @@
 // then NoJqCache answers every lookup with a miss and stores nothing.
 import { createHash } from 'node:crypto';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { parseDurationMs } from './duration.js';
+import { parseDurationMs } from '../shared/duration.js';
 
 export const JQ_CACHE = Symbol('svc.jq.cache');
 

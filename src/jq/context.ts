@@ -2,7 +2,7 @@
 // zone (localTime and the defaults of the time functions) and how to run a GraphQL query as the
 // caller (querySvc).
 import type { ExecutionResult, GraphQLFormattedError } from 'graphql';
-import type { Identity } from '../executor/request-context.js';
+import type { Identity } from '../auth/identity.js';
 
 /** Runs a GraphQL request as the caller; resolves to the complete response `{data, extensions, errors?}`. */
 export type QueryRunner = (query: string, variables: Record<string, unknown>) => Promise<unknown>;

@@ -6,7 +6,8 @@
 import { metrics } from '../shared/metrics.js';
 import { inSpan } from '../shared/tracing.js';
 import { type JqContext, authInfo } from './context.js';
-import { parseDurationMs, parseSizeMb } from './duration.js';
+import { z } from 'zod';
+import { type Settings, settingsShape } from '../config/schema.js';
 import { JqError } from './errors.js';
 import { JqPool, type JqTaskResult, defaultThreads, timeoutError } from './pool.js';
 import { OUTPUT_LIMIT_MARK, wrapProgram } from './prelude.js';
@@ -23,14 +24,21 @@ export interface JqEngineOptions {
   readonly maxPasses: number;
 }
 
+/** The engine's options from the validated configuration (src/config: JQ_TIMEOUT, JQ_MAX_MEMORY, JQ_WORKERS). */
+export function jqOptions(config: Pick<Settings, 'JQ_TIMEOUT' | 'JQ_MAX_MEMORY' | 'JQ_WORKERS'>): JqEngineOptions {
+  return { timeoutMs: config.JQ_TIMEOUT, memoryMb: config.JQ_MAX_MEMORY, threads: config.JQ_WORKERS ?? defaultThreads(), maxPasses: 16 };
+}
+
+/** The same from environment variables, validated by the configuration's own rules (engines made outside the app). */
 export function jqOptionsFromEnv(env: Record<string, string | undefined> = process.env): JqEngineOptions {
-  const timeoutMs = env.JQ_TIMEOUT ? parseDurationMs(env.JQ_TIMEOUT) : 10_000;
-  if (timeoutMs === undefined || timeoutMs <= 0) throw new Error(`JQ_TIMEOUT: invalid duration ${JSON.stringify(env.JQ_TIMEOUT)} (use e.g. "10s", "500ms" or seconds)`);
-  const memoryMb = env.JQ_MAX_MEMORY ? parseSizeMb(env.JQ_MAX_MEMORY) : 512;
-  if (memoryMb === undefined || memoryMb < 16) throw new Error(`JQ_MAX_MEMORY: invalid size ${JSON.stringify(env.JQ_MAX_MEMORY)} (use e.g. "512MB", at least 16MB)`);
-  const threads = env.JQ_WORKERS ? Number(env.JQ_WORKERS) : defaultThreads();
-  if (!Number.isInteger(threads) || threads < 1) throw new Error(`JQ_WORKERS: invalid worker count ${JSON.stringify(env.JQ_WORKERS)}`);
-  return { timeoutMs, memoryMb, threads, maxPasses: 16 };
+  const keys = ['JQ_TIMEOUT', 'JQ_MAX_MEMORY', 'JQ_WORKERS'] as const;
+  const shape = z.object({ JQ_TIMEOUT: settingsShape.JQ_TIMEOUT, JQ_MAX_MEMORY: settingsShape.JQ_MAX_MEMORY, JQ_WORKERS: settingsShape.JQ_WORKERS });
+  const parsed = shape.safeParse(Object.fromEntries(keys.filter((k) => env[k]).map((k) => [k, env[k]])));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${String(issue.path[0])}: ${issue.message} (${JSON.stringify(env[String(issue.path[0])])})`);
+  }
+  return jqOptions(parsed.data);
 }
 
 export interface JqRunRequest {

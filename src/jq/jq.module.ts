@@ -1,12 +1,14 @@
 // The jq feature as a Nest module: the engine (one worker pool per process), the /jq-query route and
 // the cache hook. It relies on AppModule's global providers (SvcRuntime, CONFIG, LOGGER, and
-// IdentityService, RoleGate, APOLLO by token); src/jq/wiring.md lists how the app imports it.
+// IdentityService, RoleGate, APOLLO by token).
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { JQ_QUERY_PATH, JqController } from '../http/jq.controller.js';
+import { JQ_QUERY_PATH, JqController } from './jq.controller.js';
 import { JQ_CACHE, type JqCache, NoJqCache } from './cache.js';
-import { JqEngine, jqOptionsFromEnv } from './engine.js';
+import type { Config } from '../config/schema.js';
+import { CONFIG } from '../config/tokens.js';
+import { JqEngine, jqOptions } from './engine.js';
 
 /**
  * Errors raised before the route runs (a body that is not JSON, one over MAX_BODY_SIZE) are answered
@@ -37,7 +39,7 @@ class JqErrorShape implements OnModuleInit {
   }
 }
 
-const ENGINE: Provider = { provide: JqEngine, useFactory: () => new JqEngine(jqOptionsFromEnv()) };
+const ENGINE: Provider = { provide: JqEngine, useFactory: (config: Config) => new JqEngine(jqOptions(config)), inject: [CONFIG] };
 
 /** Without a cache (NoJqCache); `JqModule.withCache(...)` plugs one in. */
 @Module({

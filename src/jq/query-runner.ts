@@ -2,7 +2,7 @@
 // caller's role permissions apply; the answer is the complete response {data, extensions, errors?}.
 import type { GraphQLError } from 'graphql';
 import { executeInProcess, type InProcessGuard } from '../executor/in-process.js';
-import type { Identity } from '../executor/request-context.js';
+import type { Identity } from '../auth/identity.js';
 import type { WriteEvents } from '../executor/write-events.js';
 import type { PermissionService } from '../permissions/service.js';
 import type { SchemaService } from '../schema/service.js';

@@ -42,3 +42,6 @@ export function nestLogger(log: Logger): { log(m: unknown): void; error(m: unkno
     warn: (message) => log.warn(String(message)),
   };
 }
+
+/** Injection token of the process's logger. */
+export const LOGGER = Symbol('svc.logger');

@@ -17,12 +17,20 @@ export function isTimeZone(name: string): boolean {
   return ok;
 }
 
-export function requestTimeZone(headers: Record<string, string | string[] | undefined>, fallback: string): string {
+/**
+ * The request's zone, decided once for every entry point (src/pipeline/context.factory.ts).
+ * A zone no IANA database knows is a 400 naming the header it came from.
+ */
+export function requestTimeZone(headers: Readonly<Record<string, string | string[] | undefined>>, fallback: string): string {
   const h = (n: string) => {
     const v = headers[n];
     return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
   };
+  const from = h('x-svc-timezone') !== undefined ? 'X-Svc-Timezone' : h('time-zone') !== undefined ? 'Time-Zone' : 'DB_TIMEZONE';
   const name = h('x-svc-timezone') ?? h('time-zone') ?? (fallback || 'UTC');
-  if (!isTimeZone(name)) throw new PublicError(ErrorCode.BadRequest, `invalid time zone "${name.slice(0, 64)}": use an IANA name such as Europe/Berlin`, 400);
+  if (!isTimeZone(name)) {
+    const shown = JSON.stringify(name.slice(0, 64));
+    throw new PublicError(ErrorCode.BadRequest, `invalid time zone ${shown} in ${from}: unknown time zone ${shown}, use an IANA name such as Europe/Berlin`, 400);
+  }
   return name === 'Etc/UTC' || name === 'UTC' ? 'UTC' : name;
 }

@@ -4,7 +4,7 @@
 // the rows its rules allow. Each case fails if the check it names is removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeInProcess } from '../../src/executor/in-process.js';
-import type { Identity } from '../../src/executor/request-context.js';
+import type { Identity } from '../../src/auth/identity.js';
 import { startDialects, type Dialect, type Dialects } from '../support/dialects.js';
 import type { TestApp } from '../support/app.js';
 

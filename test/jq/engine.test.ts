@@ -1,7 +1,7 @@
 // The jq engine (SPEC §8): outputs, variables, error codes, the time and memory limits (the pool
 // keeps serving after a runaway program), and a 1 MB input (duration logged, not asserted).
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseDurationMs, parseSizeMb } from '../../src/jq/duration.js';
+import { parseDurationMs, parseSizeMb } from '../../src/shared/duration.js';
 import { JqEngine, jqOptionsFromEnv } from '../../src/jq/engine.js';
 import { JqError } from '../../src/jq/errors.js';
 

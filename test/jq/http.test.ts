@@ -18,11 +18,10 @@ class MapCache {
 
 let t: TestApp;
 const cache = new MapCache();
-const savedTimeout = process.env.JQ_TIMEOUT;
 
 beforeAll(async () => {
-  process.env.JQ_TIMEOUT = '1s';
-  t = await startApp({ SECRET_KEY: 'k' });
+  // JQ_TIMEOUT is a setting of the validated configuration (src/config), like every other.
+  t = await startApp({ SECRET_KEY: 'k', JQ_TIMEOUT: '1s' });
   cache.attach(t.app.get<JqCache>(JQ_CACHE, { strict: false }));
   const r = await t.gql(`mutation { core {
     a: insert_roles(data: {name: "analyst", description: "reads", permissions: [
@@ -36,8 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  if (savedTimeout === undefined) delete process.env.JQ_TIMEOUT;
-  else process.env.JQ_TIMEOUT = savedTimeout;
 });
 
 function jqQuery(body: unknown, headers: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
 // Anonymous access (seed 000 "Anonymous"): the last resort when no credential was presented.
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../identity.js';
 import { unauthenticated } from '../errors.js';
 
 export class AnonymousProvider {

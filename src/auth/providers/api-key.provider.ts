@@ -1,7 +1,7 @@
 // API keys (seed 000 "API keys", SPEC §6): static keys from the configuration first, then managed
 // keys from `core.api_keys`. A key comes in `x-svc-api-key` or as the Bearer token.
 import type { Config } from '../../config/schema.js';
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../identity.js';
 import { unauthenticated } from '../errors.js';
 import type { AuthRequest } from '../request.js';
 import type { ManagedKeys } from './managed-keys.js';

@@ -5,7 +5,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Config } from '../../config/schema.js';
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../identity.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { tokenFailure } from '../errors.js';
 import type { AuthRequest } from '../request.js';

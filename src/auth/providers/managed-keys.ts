@@ -1,7 +1,7 @@
 // Managed API keys (seed 000 "Managed API key record" and its rules): rows of `core.api_keys`,
 // looked up by key value and remembered briefly so a busy client does not cost a query per request.
 import { createHash } from 'node:crypto';
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../identity.js';
 import { unauthenticated } from '../errors.js';
 import type { AuthRequest } from '../request.js';
 

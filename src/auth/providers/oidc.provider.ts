@@ -3,7 +3,7 @@
 import { traceHeaders } from '../../shared/tracing.js';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import type { Config } from '../../config/schema.js';
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../identity.js';
 import { providerUnavailable, tokenFailure, unauthenticated } from '../errors.js';
 import type { AuthRequest } from '../request.js';
 import type { AuthSettings } from '../settings.js';

@@ -1,7 +1,7 @@
 // The secret key and the cluster secret (SPEC §6, seed 000 "Secret key"): checked before every other
 // method. Only a secret-key caller may impersonate; its override headers are ignored for everyone else
 // simply because no other provider reads them.
-import type { Identity } from '../../executor/request-context.js';
+import type { Identity } from '../identity.js';
 import { unauthenticated } from '../errors.js';
 import type { AuthRequest } from '../request.js';
 import type { AuthProvider } from './provider.js';

@@ -11,7 +11,7 @@ import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { SvcRuntime } from '../../system/runtime.js';
 import { callerContext } from '../caller.js';
 import { sendFailure } from '../errors.js';
-import { APOLLO } from '../tokens.js';
+import { APOLLO } from '../../pipeline/tokens.js';
 import { writeAnswer } from './answer.js';
 import { BOUNDARY, MultipartWriter } from './multipart.js';
 import { type IpcOutcome, type IpcRequest, runIpc } from './runner.js';

@@ -3,7 +3,7 @@
 import {
   type DocumentNode, type FieldNode, GraphQLError, Kind, type OperationDefinitionNode, getOperationAST, print, valueFromASTUntyped,
 } from 'graphql';
-import { parseDurationMs } from '../../jq/duration.js';
+import { parseDurationMs } from '../../shared/duration.js';
 
 /** Shortest interval accepted: a subscription must not turn into a busy loop against the database. */
 export const MIN_INTERVAL_MS = 1000;

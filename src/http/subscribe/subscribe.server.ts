@@ -13,14 +13,15 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { IdentityService } from '../../auth/identity.service.js';
 import type { RawHeaders } from '../../auth/request.js';
-import { type Identity, RequestContext } from '../../executor/request-context.js';
+import type { Identity } from '../../auth/identity.js';
+import { RequestContext } from '../../executor/request-context.js';
 import { RoleGate } from '../../permissions/roles.js';
 import { PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import { SvcRuntime } from '../../system/runtime.js';
 import { callerContext } from '../caller.js';
 import { requestGuard } from '../cost-limit.js';
-import { APOLLO } from '../tokens.js';
+import { APOLLO } from '../../pipeline/tokens.js';
 import { type PeriodicQuery, periodicQuery } from './operation.js';
 
 export const SUBSCRIBE_PATH = '/subscribe';

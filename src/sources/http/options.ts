@@ -2,7 +2,7 @@
 // `x-svc-*` query parameters (removed before any request). Credentials arrive here only through
 // `[$ENV]` placeholders (substituted at load) or by the name of a secret on the secrets server; the
 // path text stored in core.data_sources keeps the placeholders, never the values (docs/http-sources.md).
-import { parseDurationMs } from '../../jq/duration.js';
+import { parseDurationMs } from '../../shared/duration.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 
 export type AuthKind = 'none' | 'bearer' | 'header' | 'query' | 'basic';

@@ -1,8 +1,8 @@
 // Lifetimes of cache entries: `@cache(ttl: 300)`, `@cache(ttl: "5m")`, `CACHE_TTL`, `X-Svc-Cache`
 // (SPEC §9, seed 000 "Cache headers for /jq-query"). A bare number is seconds, as the seed's
-// `X-Svc-Cache: 300` shows; the duration grammar is the project's one (src/jq/duration.ts).
-import { parseDurationMs } from '../jq/duration.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
+// `X-Svc-Cache: 300` shows; the duration grammar is the project's one (src/shared/duration.ts).
+import { parseDurationMs } from './duration.js';
+import { ErrorCode, PublicError } from './errors.js';
 
 /**
  * Seconds (number or digits) or a duration (`"30s"`, `"5m"`, `"1h"`, `"24h"`) -> milliseconds.

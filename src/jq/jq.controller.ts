@@ -10,22 +10,23 @@ import { parse } from 'graphql';
 import { IdentityService } from '../auth/identity.service.js';
 import type { Config } from '../config/schema.js';
 import { RequestContext } from '../executor/request-context.js';
-import { callerScope, JQ_CACHE, type JqCache, parseCacheHeaders } from '../jq/cache.js';
-import type { JqContext } from '../jq/context.js';
-import { JqEngine } from '../jq/engine.js';
-import { JqError } from '../jq/errors.js';
-import { operationVariables } from '../jq/fields.js';
-import { inProcessQueryRunner } from '../jq/query-runner.js';
-import { refusalBody, requestGuard } from './cost-limit.js';
-import { requestTimezone } from '../jq/timezone.js';
-import { applyJqVariable, JQ_VARIABLE } from '../jq/variables.js';
+import { callerScope, JQ_CACHE, type JqCache, parseCacheHeaders } from './cache.js';
+import type { JqContext } from './context.js';
+import { JqEngine } from './engine.js';
+import { JqError } from './errors.js';
+import { operationVariables } from './fields.js';
+import { inProcessQueryRunner } from './query-runner.js';
+import { refusalBody, requestGuard } from '../http/cost-limit.js';
+import { applyJqVariable, JQ_VARIABLE } from './variables.js';
 import { RoleGate } from '../permissions/roles.js';
 import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { PublicError } from '../shared/errors.js';
-import type { Logger } from '../shared/logger.js';
+import { requestTimeZone } from '../shared/timezone.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
 import { SvcRuntime } from '../system/runtime.js';
-import { formatError } from './graphql-server.js';
-import { APOLLO, CONFIG, LOGGER } from './tokens.js';
+import { formatError } from '../http/graphql-server.js';
+import { APOLLO } from '../pipeline/tokens.js';
+import { CONFIG } from '../config/tokens.js';
 
 export const JQ_QUERY_PATH = '/jq-query';
 
@@ -98,7 +99,7 @@ export class JqController {
       throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
     }
     const body = readBody(req.body);
-    const timezone = requestTimezone(req.headers, this.config.DB_TIMEZONE);
+    const timezone = requestTimeZone(req.headers, this.config.DB_TIMEZONE);
     const request = new RequestContext(identity, access, timezone);
     // An entry is the caller's own: role, identity and time zone are in its key (issue 14 item 11).
     const cacheRequest = parseCacheHeaders(req.headers, req.body, callerScope(identity.role, request.authVars, timezone));
