@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { compileCatalog } from '../src/catalog/compile.js';
 import type { DataObject, ResolvedCatalog, SourceType } from '../src/catalog/model.js';
 import { subgraphSdl } from '../src/federation/subgraph.js';
-import { compileSchema } from '../src/schema/service.js';
+import { compileSchema } from '../src/pipeline/schema.service.js';
 import { buildSurface } from '../src/schema/surface.js';
 import { readCatalogFiles } from '../src/system/catalog-files.js';
 import { compileCoreCatalog } from '../src/system/core-catalog.js';

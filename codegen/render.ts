@@ -81,9 +81,7 @@ export function renderModule(cat: ResolvedCatalog, surface: Surface): string {
   }`;
   });
   return `${HEADER(cat.source.name)}import { Inject, Injectable, Module } from '@nestjs/common';
-import { executeInProcess } from '../../executor/in-process.js';
-import type { Identity } from '../../auth/identity.js';
-import { SvcRuntime } from '../../system/runtime.js';
+import { type Caller, InProcessClient } from '../../pipeline/in-process.js';
 import type { ${cat.objects.map((o) => pascal(o.name)).join(', ')} } from './types.js';
 
 export interface ListArgs {
@@ -99,14 +97,28 @@ function dig(data: unknown, path: readonly string[]): unknown {
   return cur;
 }
 
-/** Typed in-process access to data source "${cat.source.name}" for a team's own Nest modules. */
+/**
+ * Typed in-process access to data source "${cat.source.name}" for a team's own Nest modules. Calls run
+ * as the caller of the request being served (a route behind SvcGuard), with its role and time zone;
+ * \`as(caller)\` names another (a RequestContext, an Identity, or 'system'). Outside any request
+ * (start-up work), they run as the system identity (docs/codegen.md).
+ */
 @Injectable()
 export class ${name}Client {
-  constructor(@Inject(SvcRuntime) private readonly runtime: SvcRuntime) {}
+  private caller?: Caller;
 
-  /** Any GraphQL operation, run as \`identity\` (default: the internal system identity). */
-  async query(query: string, variables: Record<string, unknown> = {}, identity?: Identity): Promise<unknown> {
-    const r = await executeInProcess(this.runtime.schema, { query, variables, ...(identity ? { identity } : {}) }, this.runtime.writes, this.runtime.permissions);
+  constructor(@Inject(InProcessClient) private readonly svc: InProcessClient) {}
+
+  /** The same client acting as \`caller\`. */
+  as(caller: Caller): ${name}Client {
+    const client = Object.create(this) as ${name}Client;
+    client.caller = caller;
+    return client;
+  }
+
+  /** Any GraphQL operation, as \`caller\` (default: see the class); GraphQL errors are thrown. */
+  async query(query: string, variables: Record<string, unknown> = {}, caller?: Caller): Promise<unknown> {
+    const r = await this.svc.execute({ query, variables }, caller ?? this.caller);
     if (r.errors?.length) throw new Error(r.errors.map((e) => e.message).join('; '));
     return r.data;
   }

@@ -9,14 +9,20 @@ import { AdminController } from './http/admin.controller.js';
 import { JqEngine } from './jq/engine.js';
 import { JqModule } from './jq/jq.module.js';
 import { ResultJqCache } from './cache/index.js';
-import { createGraphqlServer } from './http/graphql-server.js';
+import { createGraphqlServer, formatError } from './pipeline/graphql-server.js';
+import { jqFieldsPlugin } from './jq/apollo-plugin.js';
+import { RequestContextFactory } from './pipeline/context.factory.js';
+import { InProcessClient } from './pipeline/in-process.js';
+import { SchemaService } from './pipeline/schema.service.js';
+import { requestGuard, type RequestLimits } from './pipeline/limits/cost-limit.js';
+import { SvcGuard } from './pipeline/svc.guard.js';
 import { HealthController } from './http/health.controller.js';
 import { MetricsController } from './http/metrics.controller.js';
 import { QueryController } from './http/query.controller.js';
 import { IpcController } from './http/ipc/ipc.controller.js';
 import { IpcSocketServer } from './http/ipc/ipc.socket.js';
 import { SubscriptionServer } from './http/subscribe/subscribe.server.js';
-import { APOLLO } from './pipeline/tokens.js';
+import { APOLLO, LIMITS } from './pipeline/tokens.js';
 import { CONFIG } from './config/tokens.js';
 import { RoleGate } from './permissions/roles.js';
 import { LOGGER, type Logger } from './shared/logger.js';
@@ -50,16 +56,36 @@ export class AppModule {
       // /jq-query results go to the same result cache as @cache (SPEC §9 headers).
       // ExtensionsModule merges the GraphQL fields of these modules' resolvers (docs/extending.md).
       imports: [JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ExtensionsModule, ...(imports ?? [])],
-      exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO],
+      exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO, LIMITS, RequestContextFactory, InProcessClient, SvcGuard, SchemaService],
       controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: log },
         { provide: SvcRuntime, useFactory: () => SvcRuntime.start(config, log) },
+        { provide: LIMITS, useValue: requestGuard(config) },
+        // The served schema, for what reads it outside Apollo (the prepared fast path of /query).
+        { provide: SchemaService, useFactory: (rt: SvcRuntime) => rt.schema, inject: [SvcRuntime] },
+        {
+          // The only maker of request contexts (src/pipeline/context.factory.ts).
+          provide: RequestContextFactory,
+          useFactory: (rt: SvcRuntime, identities: IdentityService, roles: RoleGate) => new RequestContextFactory(identities, roles, rt.permissions, config),
+          inject: [SvcRuntime, IdentityService, RoleGate],
+        },
+        {
+          provide: InProcessClient,
+          useFactory: (rt: SvcRuntime, contexts: RequestContextFactory, limits: RequestLimits) => new InProcessClient(rt.schema, rt.writes, contexts, limits),
+          inject: [SvcRuntime, RequestContextFactory, LIMITS],
+        },
+        SvcGuard,
         {
           provide: APOLLO,
-          useFactory: (rt: SvcRuntime, jq: JqEngine) => createGraphqlServer(config, rt.schema, rt.writes, rt.roleSchemas, log, { engine: jq, permissions: rt.permissions }),
-          inject: [SvcRuntime, JqEngine],
+          useFactory: (rt: SvcRuntime, jq: JqEngine, client: InProcessClient) => {
+            const format = formatError(log);
+            // jq() fields are transformed once the whole result exists (SPEC §8), querySvc as the caller.
+            const jqFields = jqFieldsPlugin({ engine: jq, client, formatError: (e) => format(e.toJSON(), e) });
+            return createGraphqlServer(config, rt.schema, rt.writes, rt.roleSchemas, log, [jqFields]);
+          },
+          inject: [SvcRuntime, JqEngine, InProcessClient],
         },
         {
           provide: IdentityService,

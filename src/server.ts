@@ -7,7 +7,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { AppModule } from './app.module.js';
 import type { Config } from './config/schema.js';
 import { HttpErrorFilter } from './http/exception.filter.js';
-import { exactJsonBodies } from './http/exact-json.js';
+import { exactJsonBodies } from './pipeline/exact-json.js';
 import { registerRequestLog, requestId } from './http/request-log.js';
 import { type Logger, nestLogger } from './shared/logger.js';
 

@@ -1,4 +1,4 @@
-// Per-request state shared by resolvers, guards and interceptors.
+// Per-request state shared by resolvers, field stages and the executor.
 import type { Identity } from '../auth/identity.js';
 import { authVariables } from '../auth/variables.js';
 import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
@@ -52,12 +52,18 @@ export class RequestContext {
   /** `[$auth.*]` values of this identity (permission filters, stamps, SQL templates). */
   readonly authVars: Readonly<Record<string, unknown>>;
 
+  /**
+   * Made by src/pipeline/context.factory.ts only (identity, role gate, access, endpoint, zone,
+   * limits are decided there, once for every entry point).
+   */
   constructor(
     readonly identity: Identity,
     /** The role's permissions; unrestricted for internal callers. */
     readonly access: RoleAccess = UNRESTRICTED,
     /** IANA time zone timestamps are rendered in (SPEC §10). */
     readonly timezone = 'UTC',
+    /** The request limits of /query (MAX_DEPTH, MAX_QUERY_COST, ...) apply: false only for the system identity. */
+    readonly limited = false,
   ) {
     this.authVars = authVariables(identity);
   }

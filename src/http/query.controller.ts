@@ -1,21 +1,22 @@
-// POST /query and GET /query (SPEC §1): authenticate, then hand the request to Apollo.
-import { metrics } from '../shared/metrics.js';
+// POST /query and GET /query (SPEC §1): the context factory decides who asks (identity, role,
+// access, endpoint, zone, limits), then Apollo runs the request.
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { ApolloServer } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IdentityService } from '../auth/identity.service.js';
-import { RequestContext } from '../executor/request-context.js';
-import { RoleGate } from '../permissions/roles.js';
-import { SvcRuntime } from '../system/runtime.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
-import { requestTimeZone } from '../shared/timezone.js';
-import { sendFailure } from './errors.js';
+import type { RequestContext } from '../executor/request-context.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
-import { inProcessQueryRunner } from '../jq/query-runner.js';
-import { refusalBody, requestGuard, requestParts } from './cost-limit.js';
 import { applyJqVariableToRequest, JQ_VARIABLE } from '../jq/variables.js';
+import { RequestContextFactory } from '../pipeline/context.factory.js';
+import { InProcessClient } from '../pipeline/in-process.js';
+import { refusalBody, type RequestLimits, requestParts } from '../pipeline/limits/cost-limit.js';
+import { APOLLO, LIMITS } from '../pipeline/tokens.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
+import { sendFailure } from './errors.js';
+import type { Config } from '../config/schema.js';
+import { CONFIG } from '../config/tokens.js';
 
 function hasJqVariable(parts: { variables: unknown; variablesText?: string }): boolean {
   let v = parts.variables;
@@ -28,17 +29,20 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
   }
   return !!v && typeof v === 'object' && JQ_VARIABLE in v;
 }
-import { APOLLO } from '../pipeline/tokens.js';
-import { prefersGraphqlResponse } from './graphql-server.js';
+import { prefersGraphqlResponse } from '../pipeline/graphql-server.js';
 import { answerPrepared } from '../pipeline/fast-path/prepared.js';
+import { SchemaService } from '../pipeline/schema.service.js';
 
 @Controller()
 export class QueryController {
   constructor(
     @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
-    @Inject(IdentityService) private readonly identities: IdentityService,
-    @Inject(RoleGate) private readonly roles: RoleGate,
-    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
+    @Inject(InProcessClient) private readonly client: InProcessClient,
+    @Inject(SchemaService) private readonly schemas: SchemaService,
+    @Inject(LIMITS) private readonly limits: RequestLimits,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(LOGGER) private readonly log: Logger,
     @Inject(JqEngine) private readonly jq: JqEngine,
   ) {}
 
@@ -62,28 +66,18 @@ export class QueryController {
         // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
         throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
       }
-      const identity = await this.identities.identify(req.headers);
-      await this.roles.check(identity.role);
-      const access = await this.runtime.permissions.forRole(identity.role);
-      if (access.endpointDenied('/query')) {
-        metrics.authFailures.inc({ reason: 'endpoint_denied' });
-        throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use /query`, 403);
-      }
-      const timezone = requestTimeZone(req.headers, this.runtime.config.DB_TIMEZONE);
-      context = new RequestContext(identity, access, timezone);
+      context = await this.contexts.fromHeaders(req.headers, '/query');
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
-      const rt = this.runtime;
       // A `_jq` variable is a client's program (querySvc runs any text): not with a safelist.
-      if (rt.config.PERSISTED_QUERIES_ONLY && hasJqVariable(requestParts(req.method, req.body, search))) {
+      if (this.config.PERSISTED_QUERIES_ONLY && hasJqVariable(requestParts(req.method, req.body, search))) {
         throw new PublicError(ErrorCode.BadRequest, `PERSISTED_QUERIES_ONLY: the ${JQ_VARIABLE} variable is not accepted (it is a jq program of the client's)`, 400);
       }
-      const jqContext: JqContext = { identity, timezone, querySvc: inProcessQueryRunner({ schemas: rt.schema, writes: rt.writes, permissions: rt.permissions, guard: requestGuard(rt.config) }, identity) };
+      const jqContext: JqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
       const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
       ({ body, search } = applied);
       if (applied.program !== undefined) context.jqPrograms.push(applied.program);
       const parts = requestParts(req.method, body, search);
-      const guard = requestGuard(rt.config);
-      const tooDeep = guard.before?.(parts.query, parts.variables, identity, parts.variablesText);
+      const tooDeep = this.limits.before?.(parts.query, parts.variables, context.identity, parts.variablesText);
       if (tooDeep) {
         // Refused before parsing, with the status and media type Apollo would answer (SPEC §1).
         const strict = prefersGraphqlResponse(req.headers.accept);
@@ -91,13 +85,13 @@ export class QueryController {
       }
       // An operation the fast path answered before skips Apollo (src/pipeline/fast-path/prepared.ts),
       // unless Apollo's own plugins must see every request: Studio usage reports, federation traces.
-      const apolloSeesAll = rt.config.FEDERATION || (!!rt.config.APOLLO_KEY && !!rt.config.APOLLO_GRAPH_REF);
+      const apolloSeesAll = this.config.FEDERATION || (!!this.config.APOLLO_KEY && !!this.config.APOLLO_GRAPH_REF);
       if (req.method === 'POST' && !apolloSeesAll) {
-        const text = await answerPrepared(rt.schema.current.schema, body, context, guard, req.headers.accept);
+        const text = await answerPrepared(this.schemas.current.schema, body, context, this.limits, req.headers.accept);
         if (text !== undefined) return void reply.status(200).header('content-type', 'application/json; charset=utf-8').send(text);
       }
     } catch (e) {
-      return sendFailure(reply, e, this.runtime.log);
+      return sendFailure(reply, e, this.log);
     }
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);

@@ -8,6 +8,7 @@ import {
   type DocumentNode, type FieldNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, type SelectionSetNode,
   getOperationAST, valueFromASTUntyped,
 } from 'graphql';
+import { mentionsJq } from '../pipeline/jq-field.js';
 import type { JqContext } from './context.js';
 import type { JqEngine } from './engine.js';
 import { JqError } from './errors.js';
@@ -43,11 +44,6 @@ interface Walk {
   readonly engine: JqEngine;
   readonly context: JqContext;
   readonly errors: unknown[];
-}
-
-/** True when the document selects a `jq` field anywhere (a cheap test before the real pass). */
-export function mentionsJq(document: DocumentNode): boolean {
-  return document.loc ? /\bjq\b/.test(document.loc.source.body) : true;
 }
 
 /** Variables as jq sees them: the values sent, plus defaults of the operation's definitions. */

@@ -1,32 +1,27 @@
 // POST /jq-query (seed 000 "/jq-query behaviour", SPEC §1 and §8): authenticate as /query does, run
 // the GraphQL request through Apollo (the same complete response /query gives), then the jq
 // expression on that whole response; the jq result is the body. Failures are `{error: "..."}`.
-import { metrics } from '../shared/metrics.js';
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'graphql';
-import { IdentityService } from '../auth/identity.service.js';
+import type { RequestContext } from '../executor/request-context.js';
 import type { Config } from '../config/schema.js';
-import { RequestContext } from '../executor/request-context.js';
+import { CONFIG } from '../config/tokens.js';
+import { RequestContextFactory } from '../pipeline/context.factory.js';
+import { formatError } from '../pipeline/graphql-server.js';
+import { InProcessClient } from '../pipeline/in-process.js';
+import { refusalBody, type RequestLimits } from '../pipeline/limits/cost-limit.js';
+import { APOLLO, LIMITS } from '../pipeline/tokens.js';
+import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
+import { PublicError } from '../shared/errors.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
 import { callerScope, JQ_CACHE, type JqCache, parseCacheHeaders } from './cache.js';
 import type { JqContext } from './context.js';
 import { JqEngine } from './engine.js';
 import { JqError } from './errors.js';
 import { operationVariables } from './fields.js';
-import { inProcessQueryRunner } from './query-runner.js';
-import { refusalBody, requestGuard } from '../http/cost-limit.js';
 import { applyJqVariable, JQ_VARIABLE } from './variables.js';
-import { RoleGate } from '../permissions/roles.js';
-import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
-import { PublicError } from '../shared/errors.js';
-import { requestTimeZone } from '../shared/timezone.js';
-import { LOGGER, type Logger } from '../shared/logger.js';
-import { SvcRuntime } from '../system/runtime.js';
-import { formatError } from '../http/graphql-server.js';
-import { APOLLO } from '../pipeline/tokens.js';
-import { CONFIG } from '../config/tokens.js';
 
 export const JQ_QUERY_PATH = '/jq-query';
 
@@ -59,13 +54,11 @@ function readBody(body: unknown): JqQueryBody {
 
 @Controller()
 export class JqController {
-  // IdentityService, RoleGate and APOLLO are providers of AppModule that it does not export; they are
-  // looked up once by token (the same instances /query uses) rather than injected. See src/jq/wiring.md.
-  private deps?: { identities: IdentityService; roles: RoleGate; apollo: ApolloServer<RequestContext> };
-
   constructor(
-    @Inject(ModuleRef) private readonly modules: ModuleRef,
-    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
+    @Inject(InProcessClient) private readonly client: InProcessClient,
+    @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
+    @Inject(LIMITS) private readonly limits: RequestLimits,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(JqEngine) private readonly engine: JqEngine,
@@ -90,17 +83,9 @@ export class JqController {
     }
     // Its jq program is the client's, and querySvc inside it runs any text: a safelist cannot allow it.
     if (this.config.PERSISTED_QUERIES_ONLY) throw new Failure(403, `${JQ_QUERY_PATH} is off: this server runs only persisted queries (PERSISTED_QUERIES_ONLY)`);
-    const { identities, roles, apollo } = this.resolveDeps();
-    const identity = await identities.identify(req.headers);
-    await roles.check(identity.role);
-    const access = await this.runtime.permissions.forRole(identity.role);
-    if (access.endpointDenied(JQ_QUERY_PATH)) {
-      metrics.authFailures.inc({ reason: 'endpoint_denied' });
-      throw new Failure(403, `role "${identity.role}" may not use ${JQ_QUERY_PATH}`);
-    }
+    const request = await this.contexts.fromHeaders(req.headers, JQ_QUERY_PATH);
     const body = readBody(req.body);
-    const timezone = requestTimeZone(req.headers, this.config.DB_TIMEZONE);
-    const request = new RequestContext(identity, access, timezone);
+    const { identity, timezone } = request;
     // An entry is the caller's own: role, identity and time zone are in its key (issue 14 item 11).
     const cacheRequest = parseCacheHeaders(req.headers, req.body, callerScope(identity.role, request.authVars, timezone));
     if (cacheRequest && !cacheRequest.invalidate) {
@@ -108,17 +93,13 @@ export class JqController {
       if (hit !== undefined) return { status: 200, body: hit };
     }
     const reads = request.reads;
-    const context: JqContext = {
-      identity,
-      timezone,
-      querySvc: inProcessQueryRunner({ schemas: this.runtime.schema, writes: this.runtime.writes, permissions: this.runtime.permissions, reads, formatError: this.formatError(), guard: requestGuard(this.config) }, identity),
-    };
+    const context: JqContext = { identity, timezone, querySvc: this.client.querySvc(request, { reads, formatError: this.formatError() }) };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
     const { variables: _sent, ...query } = body.query;
     // The variables the programs of this request read count as used (src/http/validation.ts).
     const sentJq = body.query.variables?.[JQ_VARIABLE];
     request.jqPrograms.push(body.jq, ...(typeof sentJq === 'string' ? [sentJq] : []));
-    const response = await this.execute(apollo, req, request, variables ? { ...query, variables } : query);
+    const response = await this.execute(req, request, variables ? { ...query, variables } : query);
     const result = await this.engine.run({ program: body.jq, input: response, variables: this.jqVariables(body.query.query, body.query.operationName, variables), context });
     if (cacheRequest) {
       // Tagged with every object read (by the query and by querySvc), so writes drop it, and with
@@ -130,8 +111,8 @@ export class JqController {
   }
 
   /** Runs the GraphQL request through Apollo; returns the response text, or fails as /query would. */
-  private async execute(apollo: ApolloServer<RequestContext>, req: FastifyRequest, context: RequestContext, query: JqQueryBody['query']): Promise<string> {
-    const tooDeep = requestGuard(this.config).before?.(query.query, query.variables, context.identity);
+  private async execute(req: FastifyRequest, context: RequestContext, query: JqQueryBody['query']): Promise<string> {
+    const tooDeep = this.limits.before?.(query.query, query.variables, context.identity);
     if (tooDeep) return refusalBody(tooDeep);
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
@@ -139,7 +120,7 @@ export class JqController {
     // with `errors`, which jq receives; only a malformed request is refused.
     headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json');
-    const response = await apollo.executeHTTPGraphQLRequest({
+    const response = await this.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers, search: '', body: query },
       context: async () => context,
     });
@@ -187,14 +168,5 @@ export class JqController {
   private formatError() {
     const format = formatError(this.log);
     return (error: import('graphql').GraphQLError) => format(error.toJSON(), error);
-  }
-
-  private resolveDeps(): NonNullable<JqController['deps']> {
-    this.deps ??= {
-      identities: this.modules.get(IdentityService, { strict: false }),
-      roles: this.modules.get(RoleGate, { strict: false }),
-      apollo: this.modules.get<unknown, ApolloServer<RequestContext>>(APOLLO, { strict: false }),
-    };
-    return this.deps;
   }
 }

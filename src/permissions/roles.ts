@@ -2,14 +2,18 @@
 // remembered briefly, so a hot path does not query it per request.
 import { metrics } from '../shared/metrics.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import type { CoreStore } from '../system/core-store.js';
+
+/** Where role rows are kept (the core store, src/system/core-store.ts). */
+export interface RoleStore {
+  role(name: string): Promise<{ disabled?: unknown } | undefined | null>;
+}
 
 const TTL_MS = 5_000;
 
 export class RoleGate {
   private readonly known = new Map<string, { ok: boolean; at: number }>();
 
-  constructor(private readonly core: CoreStore) {}
+  constructor(private readonly core: RoleStore) {}
 
   async check(role: string): Promise<void> {
     const hit = this.known.get(role);

@@ -1,9 +1,13 @@
 // Role permissions per role, cached (SPEC §7: key `RolePermissions:<role>`, tag `$role_permissions`,
 // one hour). A committed change to roles or role_permissions drops the cache at once.
-import type { CoreStore } from '../system/core-store.js';
 import { type PermissionRow, RoleAccess } from './access.js';
 
 const TTL_MS = 60 * 60 * 1000;
+
+/** Where role permission rows are kept (the core store, src/system/core-store.ts). */
+export interface PermissionStore {
+  rolePermissions(role: string): Promise<readonly Record<string, unknown>[]>;
+}
 
 /** The tag of everything that depends on role permissions; invalidating it applies changes at once. */
 export const ROLE_PERMISSIONS_TAG = '$role_permissions';
@@ -13,7 +17,7 @@ export const API_KEYS_TAG = '$AuthAPIKeys';
 export class PermissionService {
   private readonly cache = new Map<string, { access: Promise<RoleAccess>; at: number }>();
 
-  constructor(private readonly core: CoreStore) {}
+  constructor(private readonly core: PermissionStore) {}
 
   forRole(role: string): Promise<RoleAccess> {
     const key = `RolePermissions:${role}`;

@@ -3,7 +3,7 @@
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
 import { aggregatableStructs, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
-import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro.js';
+import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =

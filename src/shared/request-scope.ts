@@ -21,6 +21,11 @@ export class RequestScope {
   cacheHit = false;
   /** Id of the trace this request belongs to, when tracing is on. */
   traceId: string | undefined;
+  /**
+   * The request context svc made for this request's caller (src/pipeline/context.factory.ts); code
+   * running inside the request (a generated client in a team's controller) acts as that caller.
+   */
+  caller: object | undefined;
 
   identified(identity: ScopeIdentity): void {
     this.identity = identity;

@@ -1,8 +1,8 @@
 // System functions of the `core` module (seed 001, SPEC §11) and their handlers.
 import { printSchema } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
-import type { FunctionHandler } from '../schema/resolvers.js';
-import { compileSchema } from '../schema/service.js';
+import type { FunctionHandler } from '../pipeline/resolvers.js';
+import { compileSchema } from '../pipeline/schema.service.js';
 import type { SystemFunction } from '../schema/surface.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { Lifecycle } from './lifecycle.js';

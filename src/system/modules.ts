@@ -1,6 +1,6 @@
 // The system modules of seed 001 as one list, so the server and codegen serve the same surface:
 // the server's own functions, the types they return, and the system catalogs beside `core`.
-import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, OPEN_AUTH_HANDLERS } from '../auth/functions.js';
+import { AUTH_FUNCTIONS, AUTH_TYPES_SDL, OPEN_AUTH_HANDLERS } from './auth-functions.js';
 import type { SecretKind } from '../permissions/access.js';
 import type { SystemSurface } from '../permissions/scope.js';
 import { CORE_SOURCE } from './core-catalog.js';

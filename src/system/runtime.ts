@@ -1,14 +1,14 @@
 // Composition root of the query service's data side: engine, core database, sources, schema.
 // Nest providers wrap this one object (src/app.module.ts); tests can start it without HTTP.
-import { authHandlers } from '../auth/functions.js';
+import { authHandlers } from './auth-functions.js';
 import { ResultCache, subscribeWrites } from '../cache/index.js';
 import { type Config, parallelLimit } from '../config/schema.js';
 import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
 import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
-import { SchemaService } from '../schema/service.js';
-import type { FunctionHandler } from '../schema/resolvers.js';
+import { SchemaService } from '../pipeline/schema.service.js';
+import type { FunctionHandler } from '../pipeline/resolvers.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { DuckDbSource } from '../sources/duckdb/source.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileCatalog } from '../../src/catalog/compile.js';
 import { CatalogError } from '../../src/catalog/errors.js';
 import type { SourceInfo } from '../../src/catalog/model.js';
-import { compileSchema } from '../../src/schema/service.js';
+import { compileSchema } from '../../src/pipeline/schema.service.js';
 import { expectGolden } from '../support/golden.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

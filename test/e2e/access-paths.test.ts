@@ -3,7 +3,7 @@
 // program, and the in-process executor that generated clients use) and gets `forbidden` or only
 // the rows its rules allow. Each case fails if the check it names is removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeInProcess } from '../../src/executor/in-process.js';
+import { InProcessClient } from '../../src/pipeline/in-process.js';
 import type { Identity } from '../../src/auth/identity.js';
 import { startDialects, type Dialect, type Dialects } from '../support/dialects.js';
 import type { TestApp } from '../support/app.js';
@@ -50,8 +50,7 @@ const ENTRIES: Record<string, Entry> = {
     return answer(r.body, r.text);
   },
   'in-process client': async (app, query, variables) => {
-    const rt = app.runtime;
-    const r = await executeInProcess(rt.schema, { query, variables: variables ?? {}, identity: IDENTITY }, rt.writes, rt.permissions);
+    const r = await app.app.get(InProcessClient).execute({ query, variables: variables ?? {} }, IDENTITY);
     const body = JSON.parse(JSON.stringify({ data: r.data ?? null, errors: r.errors?.map((e) => ({ message: e.message, path: e.path })) }));
     return answer(body);
   },

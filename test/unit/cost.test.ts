@@ -6,8 +6,8 @@ import { getOperationAST, parse, visit } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { compileCatalog } from '../../src/catalog/compile.js';
 import { loadConfig } from '../../src/config/load.js';
-import { costError, measureRequest, scanDocument } from '../../src/http/cost-limit.js';
-import { compileSchema } from '../../src/schema/service.js';
+import { costError, measureRequest, scanDocument } from '../../src/pipeline/limits/cost-limit.js';
+import { compileSchema } from '../../src/pipeline/schema.service.js';
 // @ts-expect-error: plain JavaScript module of the benchmark
 import { CASES, variants } from '../../bench/lib/workloads.mjs';
 

@@ -2,9 +2,9 @@
 // and the shapes of union/extent/intersection that do not need PostGIS to check.
 import { describe, expect, it } from 'vitest';
 import { extent, intersection, union } from '../../src/sources/duckdb/geo/aggregates.js';
-import { geoJsonText, parseGeometry, storedText } from '../../src/sources/duckdb/geo/codec.js';
+import { geoJsonText, parseGeometry, storedText } from '../../src/shared/geo/codec.js';
 import { contains, equals, intersects } from '../../src/sources/duckdb/geo/predicates.js';
-import { GeoError } from '../../src/sources/duckdb/geo/types.js';
+import { GeoError } from '../../src/shared/geo/types.js';
 
 const square = (x: number, y: number, s: number) => parseGeometry(`POLYGON((${x} ${y}, ${x + s} ${y}, ${x + s} ${y + s}, ${x} ${y + s}, ${x} ${y}))`);
 

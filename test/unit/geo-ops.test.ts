@@ -4,7 +4,7 @@
 import type { Geometry, Position } from 'geojson';
 import { describe, expect, it } from 'vitest';
 import { measure, transform } from '../../src/sources/duckdb/geo/ops.js';
-import { type Geo, GeoError, type TransformSpec } from '../../src/sources/duckdb/geo/types.js';
+import { type Geo, GeoError, type TransformSpec } from '../../src/shared/geo/types.js';
 
 const point = (x: number, y: number): Geometry => ({ type: 'Point', coordinates: [x, y] });
 const multiPoint = (...c: Position[]): Geometry => ({ type: 'MultiPoint', coordinates: c });

@@ -7,7 +7,7 @@ import { parse } from 'graphql';
 import { type RowStream, RequestContext } from '../../executor/request-context.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { SvcRuntime } from '../../system/runtime.js';
-import { refusalBody, requestGuard, requestParts } from '../cost-limit.js';
+import { refusalBody, requestGuard, requestParts } from '../../pipeline/limits/cost-limit.js';
 import type { GraphqlAnswer } from './answer.js';
 import type { Fragments } from './arrow.js';
 import { fragmentsOf, operationOf, type ResultPart, resultParts } from './parts.js';

@@ -20,7 +20,7 @@ import { PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import { SvcRuntime } from '../../system/runtime.js';
 import { callerContext } from '../caller.js';
-import { requestGuard } from '../cost-limit.js';
+import { requestGuard } from '../../pipeline/limits/cost-limit.js';
 import { APOLLO } from '../../pipeline/tokens.js';
 import { type PeriodicQuery, periodicQuery } from './operation.js';
 

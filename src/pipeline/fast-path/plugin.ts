@@ -9,7 +9,7 @@ import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import { getVariableValues } from 'graphql';
 import type { RequestContext } from '../../executor/request-context.js';
-import { mentionsJq } from '../../jq/fields.js';
+import { mentionsJq } from '../jq-field.js';
 import { answerFast } from './answer.js';
 import { preparedOperations } from './prepared.js';
 

@@ -7,8 +7,8 @@
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { getVariableValues } from 'graphql';
 import type { RequestContext } from '../../executor/request-context.js';
-import type { InProcessGuard } from '../../executor/in-process.js';
-import { fitBigInts, hasBigInt } from '../../http/exact-json.js';
+import type { RequestLimits } from '../limits/cost-limit.js';
+import { fitBigInts, hasBigInt } from '../exact-json.js';
 import { currentRequest } from '../../shared/request-scope.js';
 import { stringifyResponse } from '../../shared/json.js';
 import { preparedAnswers } from '../metrics.js';
@@ -57,7 +57,7 @@ function acceptsJson(accept: string | undefined): boolean {
  * fast path; undefined sends the request on to Apollo.
  */
 export async function answerPrepared(
-  schema: GraphQLSchema, body: unknown, ctx: RequestContext, guard: InProcessGuard, accept: string | undefined,
+  schema: GraphQLSchema, body: unknown, ctx: RequestContext, guard: RequestLimits, accept: string | undefined,
 ): Promise<string | undefined> {
   if (!body || typeof body !== 'object' || Array.isArray(body) || !acceptsJson(accept) || ctx.jqPrograms.length) return undefined;
   const b = body as { query?: unknown; operationName?: unknown; variables?: unknown; extensions?: unknown };
@@ -72,7 +72,7 @@ export async function answerPrepared(
 }
 
 async function answerWith(
-  schema: GraphQLSchema, { document, operation }: Prepared, variables: Record<string, unknown> | null | undefined, ctx: RequestContext, guard: InProcessGuard,
+  schema: GraphQLSchema, { document, operation }: Prepared, variables: Record<string, unknown> | null | undefined, ctx: RequestContext, guard: RequestLimits,
 ): Promise<string | undefined> {
   // As Apollo's plugins do before execution (src/http/exact-json.ts, src/http/cost-limit.ts).
   const sent = { ...(variables ?? {}) };

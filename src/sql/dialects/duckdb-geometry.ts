@@ -4,8 +4,8 @@
 import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { checkMeasurement, type GeometryPredicates, geometryPredicate, transformSteps } from '../geometry-args.js';
-import { parseGeometry, storedText } from '../../sources/duckdb/geo/codec.js';
-import { GeoError } from '../../sources/duckdb/geo/types.js';
+import { parseGeometry, storedText } from '../../shared/geo/codec.js';
+import { GeoError } from '../../shared/geo/types.js';
 
 type Bind = (value: unknown) => string;
 

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import type { Config } from '../../config/schema.js';
 import { parseBind } from '../../config/load.js';
-import type { FunctionHandler } from '../../schema/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolvers.js';
 import type { Logger } from '../../shared/logger.js';
 import { Serial } from '../../shared/mutex.js';
 import type { SourceRegistry } from '../../sources/registry.js';

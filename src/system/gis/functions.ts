@@ -5,11 +5,11 @@ import {
   cellToBoundary, cellsToMultiPolygon, compactCells, getHexagonAreaAvg, getHexagonEdgeLengthAvg, getResolution, gridPathCells, isValidCell,
   latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCells, polygonToCellsExperimental, UNITS, uncompactCells,
 } from 'h3-js';
-import type { FunctionHandler } from '../../schema/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolvers.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import { parseGeometry } from '../../sources/duckdb/geo/codec.js';
-import { DEFAULT_SRID, GeoError } from '../../sources/duckdb/geo/types.js';
+import { parseGeometry } from '../../shared/geo/codec.js';
+import { DEFAULT_SRID, GeoError } from '../../shared/geo/types.js';
 
 export const GIS_FUNCTIONS: readonly SystemFunction[] = [
   {

@@ -6,7 +6,7 @@ import type { LineString, MultiPoint, Point, Position } from 'geojson';
 import { intersection as clipIntersection, union as clipUnion } from 'polyclip-ts';
 import { envelope } from './derived.js';
 import { clip, isEmpty, parts, polygonal, polygonalCoordinates } from './shapes.js';
-import { type Geo, GeoError, type Geometry } from './types.js';
+import { type Geo, GeoError, type Geometry } from '../../../shared/geo/types.js';
 
 function commonSrid(fn: string, values: readonly Geo[]): number {
   const srid = values[0]!.srid;

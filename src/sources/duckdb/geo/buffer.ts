@@ -9,7 +9,7 @@ import type { Geometry, Position } from 'geojson';
 import { difference, type Geom, union } from 'polyclip-ts';
 import { meetInside, segmentsTouch } from './derived.js';
 import { parts } from './shapes.js';
-import { GeoError } from './types.js';
+import { GeoError } from '../../../shared/geo/types.js';
 
 type XY = [number, number];
 

@@ -6,7 +6,7 @@
 import { converter, mapPositions } from './ops.js';
 import { intersects } from './predicates.js';
 import { parts } from './shapes.js';
-import type { Geo, Position } from './types.js';
+import type { Geo, Position } from '../../../shared/geo/types.js';
 
 const WGS84 = 4326;
 const R = 6_371_008.8;

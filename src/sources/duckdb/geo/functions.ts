@@ -3,11 +3,11 @@
 // uses them is written by the DuckDB dialect (src/sql/dialects/duckdb-geometry.ts).
 import { BOOLEAN, DOUBLE, type DuckDBConnection, type DuckDBListValue, DuckDBScalarFunction, type DuckDBType, LIST, VARCHAR } from '@duckdb/node-api';
 import { extent, intersection, union } from './aggregates.js';
-import { geoJsonText, parseGeometry } from './codec.js';
+import { geoJsonText, parseGeometry } from '../../../shared/geo/codec.js';
 import { measure, transform } from './ops.js';
 import { contains, equals, intersects, within } from './predicates.js';
 import { withinDistance } from './distance.js';
-import { type Geo, GeoError, type TransformSpec } from './types.js';
+import { type Geo, GeoError, type TransformSpec } from '../../../shared/geo/types.js';
 
 /**
  * Parsed values of recently seen texts. A filter's operand or a transform's arguments are the

@@ -5,7 +5,7 @@ import proj4 from 'proj4';
 import { buffer } from './buffer.js';
 import { centroid, convexHull, envelope, simplify } from './derived.js';
 import { parts } from './shapes.js';
-import { type Geo, GeoError, type Geometry, type Position, type TransformSpec } from './types.js';
+import { type Geo, GeoError, type Geometry, type Position, type TransformSpec } from '../../../shared/geo/types.js';
 
 const WGS84 = 4326;
 

@@ -5,7 +5,7 @@ import booleanContains from '@turf/boolean-contains';
 import booleanEqual from '@turf/boolean-equal';
 import booleanIntersects from '@turf/boolean-intersects';
 import { difference } from 'polyclip-ts';
-import { type Geo, GeoError, type Geometry } from './types.js';
+import { type Geo, GeoError, type Geometry } from '../../../shared/geo/types.js';
 import { clip, isEmpty, polygonalCoordinates } from './shapes.js';
 
 /** Runs a turf predicate, turning its "geometry not supported" into a client-facing error. */

@@ -28,12 +28,12 @@ import { type Access, type AccessScope, accessOf, forbidden, registerScope } fro
 import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { hashSecret, maskSecret } from '../shared/secrets.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { markPlain, markReadRoot } from '../pipeline/fast-path/marks.js';
-import { planningWork } from '../pipeline/metrics.js';
+import { markPlain, markReadRoot } from './fast-path/marks.js';
+import { planningWork } from './metrics.js';
 import { RawJson } from '../shared/json.js';
 import type { Row } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
-import type { DataRootField, SchemaIndex } from './surface.js';
+import type { DataRootField, SchemaIndex } from '../schema/surface.js';
 import { attachCatalogIntro } from './catalog-intro.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
 

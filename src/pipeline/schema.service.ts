@@ -10,7 +10,7 @@ import { attachResolvers, type ResolverDeps } from './resolvers.js';
 import { attachFederation } from '../federation/entities.js';
 import type { SchemaExtension } from '../extensions/extension-schema.js';
 import { type Entity, entitiesOf, federationSdl, subgraphSdl } from '../federation/subgraph.js';
-import { buildSurface, type SchemaIndex, type SystemFunction } from './surface.js';
+import { buildSurface, type SchemaIndex, type SystemFunction } from '../schema/surface.js';
 
 export interface ServedSchema {
   readonly schema: GraphQLSchema;

@@ -12,7 +12,7 @@ import { getNamedType, type GraphQLSchema, TypeInfo, visit, visitWithTypeInfo } 
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { accessOf } from '../permissions/access.js';
-import type { SchemaService } from '../schema/service.js';
+import type { SchemaService } from './schema.service.js';
 import type { Logger } from '../shared/logger.js';
 
 type Resolved = GraphQLRequestContextDidResolveOperation<RequestContext>;

@@ -11,22 +11,19 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { execute, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
 import { accessOf } from '../permissions/access.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
-import type { PermissionService } from '../permissions/service.js';
-import { jqFieldsPlugin } from '../jq/apollo-plugin.js';
-import type { JqEngine } from '../jq/engine.js';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { CommitError } from '../executor/transactions.js';
 import type { WriteEvents } from '../executor/write-events.js';
-import { byResponseKey } from '../schema/resolvers.js';
-import type { SchemaService } from '../schema/service.js';
+import { byResponseKey } from './resolvers.js';
+import type { SchemaService } from './schema.service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
-import { fastPathPlugin } from '../pipeline/fast-path/plugin.js';
-import { planningWork } from '../pipeline/metrics.js';
+import { fastPathPlugin } from './fast-path/plugin.js';
+import { planningWork } from './metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
-import { costPlugin, requestGuard } from './cost-limit.js';
+import { costPlugin, requestGuard } from './limits/cost-limit.js';
 import { exactIntegersPlugin } from './exact-json.js';
 import { apolloStudio } from './apollo-studio.js';
 import { Safelist } from './safelist.js';
@@ -182,7 +179,8 @@ class SafelistedApolloServer extends ApolloServer<RequestContext> {
 
 export async function createGraphqlServer(
   config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger,
-  jq?: { engine: JqEngine; permissions: PermissionService },
+  /** Plugins of features above the pipeline (jq's jq() fields), run after svc's own. */
+  extraPlugins: readonly ApolloServerPlugin<RequestContext>[] = [],
 ): Promise<ApolloServer<RequestContext>> {
   const format = formatError(log);
   const guard = requestGuard(config);
@@ -197,7 +195,7 @@ export async function createGraphqlServer(
     ...(safelist ? { persistedQueries: { cache: safelist.apqCache() } } : {}),
     gateway: gatewayFor(schemas),
     fieldResolver: byResponseKey,
-    // svc validates with its own rule list (src/http/validation.ts): graphql-js's rules, with jq's
+    // svc validates with its own rule list (src/pipeline/validation.ts): graphql-js's rules, with jq's
     // variables and duration ttls accepted, plus MAX_DEPTH.
     dangerouslyDisableValidation: true,
     ...(guard.maxTokens ? { parseOptions: { maxTokens: guard.maxTokens } } : {}),
@@ -224,8 +222,8 @@ export async function createGraphqlServer(
       costPlugin(guard),
       // After responsePlugin: a restricted role's introspection is answered there first.
       fastPathPlugin(),
-      // jq() fields are transformed once the whole result exists (SPEC §8).
-      ...(jq ? [jqFieldsPlugin({ guard, engine: jq.engine, schemas, writes, permissions: jq.permissions, formatError: (e) => format(e.toJSON(), e) })] : []),
+      // e.g. jq() fields, transformed once the whole result exists (SPEC §8).
+      ...extraPlugins,
       ApolloServerPluginCacheControlDisabled(),
       ...studio.plugins,
     ],

@@ -14,10 +14,10 @@ import {
 } from 'graphql';
 import { parseTtl } from '../shared/ttl.js';
 import type { RequestContext } from '../executor/request-context.js';
-import { planningWork } from '../pipeline/metrics.js';
+import { planningWork } from './metrics.js';
 import { PublicError } from '../shared/errors.js';
 import { tracer } from '../shared/tracing.js';
-import { depthLimit } from './depth-limit.js';
+import { depthLimit } from './limits/depth-limit.js';
 
 const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
 

@@ -11,15 +11,27 @@
 import {
   type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, getNamedType, type GraphQLField,
   type GraphQLNamedType, GraphQLError, type GraphQLSchema, isCompositeType, isListType, isNonNullType, isObjectType, Kind,
-  type OperationDefinitionNode, type SelectionSetNode, type ValueNode, visit,
+  type OperationDefinitionNode, type SelectionSetNode, type ValidationRule, type ValueNode, visit,
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { Config } from '../config/schema.js';
-import type { InProcessGuard } from '../executor/in-process.js';
-import type { RequestContext } from '../executor/request-context.js';
-import type { Identity } from '../auth/identity.js';
-import { ErrorCode } from '../shared/errors.js';
+import type { Config } from '../../config/schema.js';
+import type { RequestContext } from '../../executor/request-context.js';
+import type { Identity } from '../../auth/identity.js';
+import { ErrorCode } from '../../shared/errors.js';
 import { depthLimit } from './depth-limit.js';
+
+/**
+ * The limits /query applies (MAX_DEPTH, MAX_QUERY_COST, ...), also to what a caller runs in the
+ * process (querySvc, a client acting for a request's caller); the system identity goes without.
+ */
+export interface RequestLimits {
+  /** graphql-js parse option: a longer document is refused before it is parsed whole. */
+  readonly maxTokens?: number;
+  readonly rules: readonly ValidationRule[];
+  /** Refuses a request before parsing (values nested too deep for the recursive parser, too many aliases). */
+  before?(query: string | undefined, variables: unknown, identity: Identity, variablesText?: string): GraphQLError | undefined;
+  check(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, identity: Identity): GraphQLError | undefined;
+}
 
 /** Rows assumed per parent for a list relation asked without a limit. */
 export const FAN_OUT = 10;
@@ -314,7 +326,7 @@ export function exempt(identity: Identity, list: readonly string[]): boolean {
 }
 
 /** The limits of one request as settings give them. */
-export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'COST_LIMITS_EXEMPT'>): InProcessGuard {
+export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'COST_LIMITS_EXEMPT'>): RequestLimits {
   const limits: CostLimits = { maxCost: config.MAX_QUERY_COST, maxRootFields: config.MAX_ROOT_FIELDS, maxAliases: config.MAX_ALIASES };
   return {
     ...(config.MAX_TOKENS > 0 ? { maxTokens: config.MAX_TOKENS } : {}),
@@ -331,7 +343,7 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
 }
 
 /** Refuses, before execution, a request beyond the limits; the caller's role may be exempt. */
-export function costPlugin(guard: InProcessGuard): ApolloServerPlugin<RequestContext> {
+export function costPlugin(guard: RequestLimits): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {

@@ -1,0 +1,80 @@
+// The one place a request context is made (DESIGN.md §2a). Every entry point asks it: /query,
+// /jq-query, querySvc inside jq, the generated clients, a team's controller behind SvcGuard. The
+// steps, in order: identify -> role gate -> access -> endpoint -> time zone -> limits.
+import type { Identity } from '../auth/identity.js';
+import type { IdentityService } from '../auth/identity.service.js';
+import type { RawHeaders } from '../auth/request.js';
+import type { Config } from '../config/schema.js';
+import { RequestContext } from '../executor/request-context.js';
+import type { RoleGate } from '../permissions/roles.js';
+import type { PermissionService } from '../permissions/service.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import { metrics } from '../shared/metrics.js';
+import { currentRequest } from '../shared/request-scope.js';
+import { requestTimeZone } from '../shared/timezone.js';
+
+/**
+ * Code acting on its own behalf (start-up work, a generated client called outside any request).
+ * Unrestricted: used only where a caller asks for it by name (`RequestContextFactory.system()`).
+ */
+export const SYSTEM_IDENTITY: Identity = Object.freeze({ role: 'admin', userId: 'system', userName: 'system', authType: 'internal' });
+
+export interface CallerOptions {
+  /** The route, checked against the role's `_endpoints` rules (SPEC §7); none for in-process calls. */
+  readonly endpoint?: string;
+  /** The request's zone; default DB_TIMEZONE, else UTC (SPEC §10). */
+  readonly timezone?: string;
+}
+
+export class RequestContextFactory {
+  private readonly defaultZone: string;
+
+  constructor(
+    private readonly identities: IdentityService,
+    private readonly roles: RoleGate,
+    private readonly permissions: PermissionService,
+    config: Pick<Config, 'DB_TIMEZONE'>,
+  ) {
+    this.defaultZone = requestTimeZone({}, config.DB_TIMEZONE);
+  }
+
+  /** An HTTP request's caller, from its headers (credentials, X-Svc-Timezone / Time-Zone). */
+  async fromHeaders(headers: RawHeaders, endpoint: string): Promise<RequestContext> {
+    const identity = await this.identities.identify(headers);
+    return this.forCaller(identity, { endpoint, headers });
+  }
+
+  /** A caller already identified: role gate, its role's access, the endpoint rule, zone and limits. */
+  async forCaller(identity: Identity, options: CallerOptions & { readonly headers?: RawHeaders } = {}): Promise<RequestContext> {
+    await this.roles.check(identity.role);
+    const access = await this.permissions.forRole(identity.role);
+    if (options.endpoint !== undefined && access.endpointDenied(options.endpoint)) {
+      metrics.authFailures.inc({ reason: 'endpoint_denied' });
+      throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use ${options.endpoint}`, 403);
+    }
+    const timezone = options.headers ? requestTimeZone(options.headers, this.defaultZone) : (options.timezone ?? this.defaultZone);
+    const context = new RequestContext(identity, access, timezone, true);
+    const scope = currentRequest();
+    if (scope && options.endpoint !== undefined) scope.caller = context;
+    return context;
+  }
+
+  /**
+   * Another operation of the same caller (querySvc, a client call inside a request): the same
+   * identity, access, zone and limits, with state of its own (transactions, statements, stats).
+   */
+  derive(parent: RequestContext): RequestContext {
+    return new RequestContext(parent.identity, parent.access, parent.timezone, parent.limited);
+  }
+
+  /** The system identity: unrestricted, no request limits, the configured zone. */
+  system(): RequestContext {
+    return new RequestContext(SYSTEM_IDENTITY, undefined, this.defaultZone, false);
+  }
+
+  /** The context svc made for the request being served, if any (src/shared/request-scope.ts). */
+  current(): RequestContext | undefined {
+    const caller = currentRequest()?.caller;
+    return caller instanceof RequestContext ? caller : undefined;
+  }
+}
