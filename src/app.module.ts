@@ -16,6 +16,8 @@ import { InProcessClient } from './pipeline/in-process.js';
 import { SchemaService } from './pipeline/schema.service.js';
 import { requestGuard, type RequestLimits } from './pipeline/limits/cost-limit.js';
 import { SvcGuard } from './pipeline/svc.guard.js';
+import { FieldStageDiscovery, FieldStages } from './pipeline/field-stage.js';
+import { DiscoveryModule } from '@nestjs/core';
 import { HealthController } from './http/health.controller.js';
 import { MetricsController } from './http/metrics.controller.js';
 import { QueryController } from './http/query.controller.js';
@@ -55,8 +57,8 @@ export class AppModule {
       global: true,
       // /jq-query results go to the same result cache as @cache (SPEC §9 headers).
       // ExtensionsModule merges the GraphQL fields of these modules' resolvers (docs/extending.md).
-      imports: [JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ExtensionsModule, ...(imports ?? [])],
-      exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO, LIMITS, RequestContextFactory, InProcessClient, SvcGuard, SchemaService],
+      imports: [DiscoveryModule, JqModule.withCache({ useFactory: (rt: SvcRuntime) => new ResultJqCache(rt.cache), inject: [SvcRuntime] }), ExtensionsModule, ...(imports ?? [])],
+      exports: [SvcRuntime, CONFIG, LOGGER, IdentityService, RoleGate, APOLLO, LIMITS, RequestContextFactory, InProcessClient, SvcGuard, SchemaService, FieldStages],
       controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
       providers: [
         { provide: CONFIG, useValue: config },
@@ -77,6 +79,9 @@ export class AppModule {
           inject: [SvcRuntime, RequestContextFactory, LIMITS],
         },
         SvcGuard,
+        // Field stages of every module (`@FieldStageProvider()`) join svc's own at start.
+        { provide: FieldStages, useFactory: (rt: SvcRuntime) => rt.stages, inject: [SvcRuntime] },
+        FieldStageDiscovery,
         {
           provide: APOLLO,
           useFactory: (rt: SvcRuntime, jq: JqEngine, client: InProcessClient) => {

@@ -15,7 +15,7 @@ import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { CommitError } from '../executor/transactions.js';
 import type { WriteEvents } from '../executor/write-events.js';
-import { byResponseKey } from './resolvers.js';
+import { byResponseKey } from './by-response-key.js';
 import type { SchemaService } from './schema.service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';

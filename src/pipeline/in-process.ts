@@ -10,7 +10,7 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import { currentRequest } from '../shared/request-scope.js';
 import type { RequestContextFactory } from './context.factory.js';
 import type { RequestLimits } from './limits/cost-limit.js';
-import { byResponseKey } from './resolvers.js';
+import { byResponseKey } from './by-response-key.js';
 import { validateOperation, validationRules } from './validation.js';
 
 /** In-process callers are code, not clients: no MAX_DEPTH unless the caller's limits apply. */

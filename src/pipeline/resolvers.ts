@@ -1,41 +1,35 @@
 // Thin resolvers (DESIGN.md §3.7): each root field is one call into the pipeline
 // plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
-import { currentRequest } from '../shared/request-scope.js';
-import { inSpan, inSpanSync } from '../shared/tracing.js';
-import {
-  type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getNamedType, isObjectType, responsePathAsArray,
-  DirectiveLocation, getArgumentValues, getDirectiveValues, GraphQLDirective, GraphQLList, GraphQLNonNull, GraphQLScalarType, GraphQLString, Kind, print, valueFromASTUntyped,
-} from 'graphql';
-import type { DataObject } from '../catalog/model.js';
+import { type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getArgumentValues, getNamedType, isObjectType, responsePathAsArray } from 'graphql';
+import type { CatalogFunction, DataObject } from '../catalog/model.js';
 import type { Executor } from '../executor/executor.js';
 import type { RequestContext } from '../executor/request-context.js';
-import { aliasCounter, type PlanContext } from '../planner/context.js';
-import type { FilterNode } from '../planner/ir/filter.js';
-import type { RootQuery, SelectNode } from '../planner/ir/select.js';
-import { PlanCache } from '../planner/cache.js';
-import type { RemoteNode } from '../planner/ir/remote.js';
 import { CrossSource } from '../executor/cross-source.js';
+import { type Access, type AccessScope, accessOf, forbidden, registerScope } from '../permissions/access.js';
+import type { RoleSchemas } from '../permissions/schema-filter.js';
 import { fieldVariables } from '../planner/bind.js';
-import type { CompiledSql } from '../sql/compiler.js';
-import { cacheKey, parseTtl, type ResultCache } from '../cache/index.js';
-import type { CatalogFunction } from '../catalog/model.js';
 import { planAggregation } from '../planner/aggregate.js';
-import { planCall } from '../planner/function.js';
 import { planBuckets } from '../planner/buckets.js';
+import { PlanCache } from '../planner/cache.js';
+import { aliasCounter, type PlanContext } from '../planner/context.js';
+import { planCall } from '../planner/function.js';
+import type { FilterNode } from '../planner/ir/filter.js';
+import type { RemoteNode } from '../planner/ir/remote.js';
+import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
 import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
-import { type Access, type AccessScope, accessOf, forbidden, registerScope } from '../permissions/access.js';
-import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
-import { hashSecret, maskSecret } from '../shared/secrets.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
-import { markPlain, markReadRoot } from './fast-path/marks.js';
-import { planningWork } from './metrics.js';
-import { RawJson } from '../shared/json.js';
-import type { Row } from '../sources/types.js';
-import type { SourceRegistry } from '../sources/registry.js';
 import type { DataRootField, SchemaIndex } from '../schema/surface.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { CompiledSql } from '../sql/compiler.js';
+import { hashSecret } from '../shared/secrets.js';
+import { inSpanSync } from '../shared/tracing.js';
+import type { SourceRegistry } from '../sources/registry.js';
+import type { Row } from '../sources/types.js';
 import { attachCatalogIntro } from './catalog-intro.js';
-import type { RoleSchemas } from '../permissions/schema-filter.js';
+import type { FieldStages, RootFieldTarget } from './field-stage.js';
+import { markReadRoot } from './fast-path/marks.js';
+import { planningWork } from './metrics.js';
+import { guardFields } from './stages/permission.js';
 
 /** A system function; `access` is the caller's (the auth functions describe it). */
 export type FunctionHandler = (args: Args, ctx: RequestContext, access: Access) => Promise<unknown>;
@@ -44,58 +38,12 @@ export interface ResolverDeps {
   readonly registry: SourceRegistry;
   readonly executor: Executor;
   readonly functions: Readonly<Record<string, FunctionHandler>>;
-  readonly cache?: ResultCache;
+  /** Around every root field: the result cache, @stats, a team's own (src/pipeline/field-stage.ts). */
+  readonly stages: FieldStages;
   /** Per-role schemas: `_module` / `_dataObject` answer from the caller's (catalog-intro.ts). */
   readonly roleSchemas?: RoleSchemas;
 }
 
-interface CacheRule {
-  readonly ttlMs?: number;
-  readonly key?: string;
-  readonly tags: readonly string[];
-  readonly refresh: boolean;
-}
-
-/** `@cache` / `@no_cache` / `@invalidate_cache` on the field, else `@cache` on the object's type. */
-function cacheRule(info: GraphQLResolveInfo, fallback: DataObject['cache'] | undefined): CacheRule | undefined {
-  const node = info.fieldNodes[0]!;
-  const has = (name: string) => node.directives?.some((d) => d.name.value === name) ?? false;
-  if (has('no_cache')) return undefined;
-  const refresh = has('invalidate_cache');
-  const d = getDirectiveValues(CACHE_DIRECTIVE, node, info.variableValues) as { ttl?: number; key?: string; tags?: string[] } | undefined;
-  const spec = d ?? fallback;
-  if (!spec) return refresh ? { tags: [], refresh } : undefined;
-  const ttlMs = parseTtl(spec.ttl as number | string | undefined);
-  return { ...(ttlMs !== undefined ? { ttlMs } : {}), ...(spec.key ? { key: spec.key } : {}), tags: spec.tags ?? [], refresh };
-}
-
-/** Seconds or a duration string: the served schema declares `ttl: Int`; validation lets durations through (src/http/validation.ts). */
-const TTL = new GraphQLScalarType({ name: 'Int', parseValue: (v) => v, parseLiteral: (node) => (node.kind === Kind.STRING ? node.value : valueFromASTUntyped(node)) });
-
-const CACHE_DIRECTIVE = new GraphQLDirective({
-  name: 'cache', locations: [DirectiveLocation.FIELD],
-  args: { ttl: { type: TTL }, key: { type: GraphQLString }, tags: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) } },
-});
-
-const documents = new WeakMap<object, string>();
-/** The operation and its fragments as text: two documents share cache entries only if equal. */
-function documentText(info: GraphQLResolveInfo): string {
-  let text = documents.get(info.operation);
-  if (text === undefined) {
-    text = [print(info.operation), ...Object.values(info.fragments).map((f) => print(f))].join('\n');
-    documents.set(info.operation, text);
-  }
-  return text;
-}
-
-/** Nested values are read by response key, so aliases of one field with other arguments work. */
-export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
-  if (!source || typeof source !== 'object') return undefined;
-  const row = source as Record<string, unknown>;
-  const v = row[info.path.key as string];
-  // Objects the database returns whole (function results, JSON) are keyed by field name.
-  return v === undefined ? row[info.fieldName] : v;
-};
 
 function planContext(info: GraphQLResolveInfo, index: SchemaIndex, scope: AccessScope, registry: SourceRegistry, ctx: RequestContext): PlanContext {
   const withDeleted = info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'with_deleted'));
@@ -153,45 +101,13 @@ const READS = new Set<DataRootField['kind']>(['list', 'by_pk', 'unique', 'aggreg
 
 type DataResolver = (source: unknown, args: Args, ctx: RequestContext, info: GraphQLResolveInfo, reads?: Set<string>) => Promise<unknown>;
 
-/**
- * Root data fields. Reads may be served from the result cache (SPEC §9, the cache interceptor of
- * DESIGN.md §2): the key is namespaced by role, user, time zone and schema version, and the tags
- * are the explicit ones plus every data object the plan reads.
- */
+/** A root data field: the field stages (src/pipeline/field-stage.ts) around plan -> SQL -> executor. */
 function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   const inner = planAndRun(root, index, scope, deps, plans);
-  if (!READS.has(root.kind)) return inner as GraphQLFieldResolver<unknown, RequestContext>;
-  const cached = async (source: unknown, args: Args, ctx: RequestContext, info: GraphQLResolveInfo): Promise<unknown> => {
-    const cache = deps.cache;
-    const rule = cache?.enabled ? cacheRule(info, index.objects.get(root.object)!.cache) : undefined;
-    if (!cache || !rule) return inner(source, args, ctx, info);
-    const key = cacheKey({
-      query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
-      ...identityKey(ctx), timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
-    });
-    // Every entry is dropped when role permissions change (SPEC §7 tag `$role_permissions`).
-    const options = { ttlMs: rule.ttlMs ?? cache.defaultTtlMs, tags: [...rule.tags, ROLE_PERMISSIONS_TAG] };
-    const { value, hit } = await inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
-      const result = await cache.wrap(key, options, async () => {
-        const reads = new Set<string>();
-        const v = await inner(source, args, ctx, info, reads);
-        options.tags.push(...reads);
-        // The cache keeps values, never the fast path's unparsed text; the objects read travel with
-        // the entry, so a request answered from it still knows them.
-        return { v: v instanceof RawJson ? v.parse() : v, reads: [...reads] };
-      }, { refresh: rule.refresh });
-      span.setAttribute('svc.cache.hit', result.hit);
-      return result;
-    });
-    if (hit) {
-      ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
-      const scope = currentRequest();
-      if (scope) scope.cacheHit = true;
-    }
-    for (const r of value.reads) ctx.reads.add(r);
-    return value.v;
-  };
+  const target: RootFieldTarget = { kind: READS.has(root.kind) ? 'read' : 'write', cacheDefault: index.objects.get(root.object)!.cache, tags: [], schemaVersion: version };
   return async (source, args: Args, ctx, info) => {
+    // /ipc streams root lists itself (SPEC §13): nothing to cache, and no whole result to time.
+    if (ctx.streams) return inner(source, args, ctx, info);
     // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
     const early = info.path.prev === undefined ? ctx.prefetched.get(String(info.path.key)) : undefined;
     if (early) {
@@ -199,15 +115,7 @@ function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScop
       if ('error' in early) throw early.error;
       return early.value;
     }
-    if (!info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'stats'))) return cached(source, args, ctx, info);
-    // @stats: the field's time and whether the cache answered, in extensions.stats.
-    const path = responsePathAsArray(info.path).join('.');
-    const started = performance.now();
-    try {
-      return await cached(source, args, ctx, info);
-    } finally {
-      ctx.stats[path] = { ms: +(performance.now() - started).toFixed(3), cached: ctx.cacheHits.has(path) };
-    }
+    return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, (c) => inner(c.source, c.args, c.ctx, c.info, c.reads));
   };
 }
 
@@ -340,30 +248,20 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
 
 /** A catalog function field: one call statement; mutation functions join the request's transaction. */
 function functionResolver(fn: CatalogFunction, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, version: number): GraphQLFieldResolver<unknown, RequestContext> {
-  return async (_source, args: Args, ctx, info) => {
+  // Query functions cache like data fields; their answers carry the source's name as a tag.
+  const target: RootFieldTarget = { kind: fn.mutation ? 'write' : 'function', cacheDefault: fn.cache, tags: [fn.source], schemaVersion: version };
+  return async (source, args: Args, ctx, info) => {
     const runtime = deps.registry.runtime(fn.source);
     const pctx = planContext(info, index, scope, deps.registry, ctx);
     rowsOfObject(pctx, fn);
     const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () => runtime.compiler.compileQuery(planCall(pctx, fn, args), ctx.timezone));
-    const rule = !fn.mutation && deps.cache?.enabled ? cacheRule(info, fn.cache) : undefined;
-    if (rule && deps.cache) {
-      // Query functions cache like data fields; tags are the explicit ones plus the source's name.
-      const key = cacheKey({
-        query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
-        ...identityKey(ctx), timezone: ctx.timezone, schemaVersion: version, ...(rule.key ? { explicitKey: rule.key } : {}),
+    return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, async () => {
+      if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
+      ctx.written.add(fn.source);
+      return ctx.serial.run(async () => {
+        await ctx.transactions.connection(runtime);
+        return deps.executor.readCompiled(ctx, runtime, stmt);
       });
-      const options = { ttlMs: rule.ttlMs ?? deps.cache.defaultTtlMs, tags: [...rule.tags, fn.source, ROLE_PERMISSIONS_TAG] };
-      return inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
-        const result = await deps.cache!.wrap(key, options, () => deps.executor.readCompiled(ctx, runtime, stmt), { refresh: rule.refresh });
-        span.setAttribute('svc.cache.hit', result.hit);
-        return result.value;
-      });
-    }
-    if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
-    ctx.written.add(fn.source);
-    return ctx.serial.run(async () => {
-      await ctx.transactions.connection(runtime);
-      return deps.executor.readCompiled(ctx, runtime, stmt);
     });
   };
 }
@@ -384,36 +282,6 @@ function rowsOfObject(ctx: PlanContext, fn: CatalogFunction): void {
 }
 
 /**
- * Every field, at every depth, asks the role first (SPEC §7): a denied field answers "forbidden" at
- * its own path with the rest of the data intact (SPEC §1). Aliases, fragments and variables cannot
- * avoid it, since it runs per resolved field whatever the query text looked like.
- */
-function guardFields(schema: GraphQLSchema, scope: AccessScope): void {
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__')) continue;
-    const owner = scope.owners.get(type.name);
-    for (const field of Object.values(type.getFields())) {
-      const base = (field.resolve ?? byResponseKey) as GraphQLFieldResolver<unknown, RequestContext>;
-      // A password inside a connection string is shown as *** wherever the field is read (issue 14 item 2).
-      const masked = owner !== undefined && scope.secrets.get(owner)?.get(field.name) === 'mask';
-      const inner: GraphQLFieldResolver<unknown, RequestContext> = masked
-        ? async (s, a, c, i) => {
-          const v = await base(s, a, c, i);
-          return typeof v === 'string' ? maskSecret(v) : v;
-        }
-        : base;
-      // The fast path may read a field from the parent's JSON itself only when nothing else happens to it.
-      if (!field.resolve && !masked) markPlain(field);
-      const returns = getNamedType(field.type).name;
-      field.resolve = ((source, args, ctx: RequestContext, info) => {
-        if (accessOf(ctx.access, scope).fieldDenied(type.name, field.name, returns)) throw forbidden();
-        return inner(source, args, ctx, info);
-      }) as GraphQLFieldResolver<unknown, unknown>;
-    }
-  }
-}
-
-/**
  * A managed API key is shown once, in the answer of the insert that creates it (issue 14 item 2):
  * the stored hash is replaced by the key the client sent, at every response key selecting it.
  */
@@ -429,11 +297,6 @@ function showSecretsOnce(access: Access, obj: DataObject, info: GraphQLResolveIn
     }
   }
   return out;
-}
-
-/** Cache entries are the caller's own: role, user and the `[$auth.*]` values its role's rules may read. */
-function identityKey(ctx: RequestContext): { role: string; userId: string | null; auth?: string } {
-  return { role: ctx.identity.role, userId: ctx.identity.userId, ...(ctx.access.unrestricted ? {} : { auth: JSON.stringify(ctx.authVars) }) };
 }
 
 /** Attaches the server's resolvers to a schema built from the generated SDL. */

@@ -7,8 +7,11 @@ import { Executor } from '../executor/executor.js';
 import { WriteEvents } from '../executor/write-events.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
 import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
-import { SchemaService } from '../pipeline/schema.service.js';
+import { FieldStages } from '../pipeline/field-stage.js';
 import type { FunctionHandler } from '../pipeline/resolvers.js';
+import { SchemaService } from '../pipeline/schema.service.js';
+import { CacheStage } from '../pipeline/stages/cache.stage.js';
+import { StatsStage } from '../pipeline/stages/stats.stage.js';
 import type { Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { DuckDbSource } from '../sources/duckdb/source.js';
@@ -40,6 +43,8 @@ import { logSecurityWarnings } from './security-warnings.js';
 export class SvcRuntime {
   /** GET /ready (issue 21). */
   readonly readiness: ReadinessProbe;
+  /** Around every root field, outermost first: @stats, the result cache, then teams' own (src/pipeline/field-stage.ts). */
+  readonly stages: FieldStages;
 
   private constructor(
     readonly config: Config,
@@ -60,6 +65,7 @@ export class SvcRuntime {
     private readonly lineage?: LineageEmitter,
   ) {
     this.readiness = new ReadinessProbe(registry, core);
+    this.stages = new FieldStages([new StatsStage(), new CacheStage(cache)]);
     // Committed writes drop the cached results tagged with the objects written (SPEC §9).
     subscribeWrites(cache, writes, log);
     this.onInvalidate((tags) => {
@@ -96,7 +102,7 @@ export class SvcRuntime {
     let runtime: SvcRuntime | undefined;
     const rebuild = () => {
       if (!runtime) return;
-      const served = schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, cache: runtime.cache, roleSchemas: runtime.roleSchemas });
+      const served = schema.rebuild(registry.catalogs(), { registry, executor, functions: handlers, stages: runtime.stages, roleSchemas: runtime.roleSchemas });
       // An extension waiting for a dependency is loaded, with the reason as its warning (data_source_status).
       for (const c of registry.catalogs()) {
         if (!c.extension) continue;

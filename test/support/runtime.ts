@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execute, parse, validate } from 'graphql';
 import { loadConfig } from '../../src/config/load.js';
 import { RequestContext } from '../../src/executor/request-context.js';
-import { byResponseKey } from '../../src/pipeline/resolvers.js';
+import { byResponseKey } from '../../src/pipeline/by-response-key.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { SvcRuntime } from '../../src/system/runtime.js';
 

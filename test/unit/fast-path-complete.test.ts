@@ -7,7 +7,7 @@ import { complete, completesToItself, Incomplete } from '../../src/pipeline/fast
 import { markPlain, markReadRoot } from '../../src/pipeline/fast-path/marks.js';
 import { operationShape, type RootShape } from '../../src/pipeline/fast-path/shape.js';
 import { accessOf, EMPTY_SCOPE, UNRESTRICTED } from '../../src/permissions/access.js';
-import { byResponseKey } from '../../src/pipeline/resolvers.js';
+import { byResponseKey } from '../../src/pipeline/by-response-key.js';
 
 const schema = buildSchema(`
   scalar JSON

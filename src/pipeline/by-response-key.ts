@@ -1,0 +1,11 @@
+// The default resolver of every nested field: the statement built the JSON, keyed by response key.
+import type { GraphQLFieldResolver } from 'graphql';
+
+/** Nested values are read by response key, so aliases of one field with other arguments work. */
+export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
+  if (!source || typeof source !== 'object') return undefined;
+  const row = source as Record<string, unknown>;
+  const v = row[info.path.key as string];
+  // Objects the database returns whole (function results, JSON) are keyed by field name.
+  return v === undefined ? row[info.fieldName] : v;
+};
