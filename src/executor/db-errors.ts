@@ -36,7 +36,8 @@ export function translateDbError(e: unknown, source: string, log: Logger): Error
     // DuckDB errors describe the statement's problem, not the server; they are safe to show.
     return new PublicError(ErrorCode.QueryFailed, `${source}: ${message.split('\n')[0]}`);
   }
-  if (/Timeout acquiring a connection/.test(message)) {
+  if (/timeout exceeded when trying to connect/.test(message)) {
+    // pg.Pool waited connectionTimeoutMillis for a free connection (src/sources/postgres/source.ts).
     return new PublicError(ErrorCode.SourceUnavailable, `data source "${source}" has no free connection: its pool is busy; try again`);
   }
   if (/ECONNREFUSED|Connection terminated|terminating connection|connect ETIMEDOUT/i.test(message)) {

@@ -1,7 +1,8 @@
-// A `postgres` data source: a knex-managed pool of `pg` connections (SPEC §3.1). Statements are
-// written by our compiler with $n parameters and sent through the raw pg client.
+// A `postgres` data source: a `pg.Pool` of connections (SPEC §3.1). Statements are written by our
+// compiler with $n parameters and sent through the pg client. knex is not used: svc needs a pool
+// and raw statements only, and knex's pool was reachable only through its internal
+// client.acquireConnection() (issue 16; docs/postgres.md).
 import { createHash } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { DataObject } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
@@ -28,12 +29,6 @@ const MAX_NAMED = 500;
 
 /** Session settings every connection gets: intervals print as ISO-8601 durations (SPEC §3.4). */
 const SESSION_OPTIONS = '-c intervalstyle=iso_8601';
-
-/** A pooled connection is reusable only while its socket is healthy (pg keeps these flags). */
-function healthy(c: pg.ClientBase): boolean {
-  const s = c as unknown as { _ending?: boolean; _connectionError?: boolean; _queryable?: boolean };
-  return !s._ending && !s._connectionError && s._queryable !== false;
-}
 
 export interface PostgresSourceOptions {
   readonly name: string;
@@ -84,7 +79,7 @@ export class PostgresSource implements DataSourceRuntime {
   private constructor(
     readonly name: string,
     readonly readOnly: boolean,
-    private readonly knex: Knex,
+    private readonly pool: pg.Pool,
     private readonly schema: string,
     /** QUERY_TIMEOUT, for the message when statement_timeout cancels a statement. */
     private readonly timeoutMs: number,
@@ -104,19 +99,18 @@ export class PostgresSource implements DataSourceRuntime {
     url.searchParams.delete('schema');
     const options = [url.searchParams.get('options'), SESSION_OPTIONS].filter(Boolean).join(' ');
     url.searchParams.delete('options');
-    const knex = knexFactory({
-      client: 'pg',
-      connection: { connectionString: url.toString(), options, statement_timeout: timeoutMs, application_name: 'svc' } as never,
-      // A connection the server closed (restart, pg_terminate_backend, network loss) is dropped at
-      // the next acquire instead of failing the next query; knex also marks those that emit 'error'.
-      pool: { min: 0, max: o.maxConnections > 0 ? o.maxConnections : 10, validate: (c: pg.ClientBase) => healthy(c), idleTimeoutMillis: 30_000 } as never,
+    const pool = new pg.Pool({
+      connectionString: url.toString(), options, statement_timeout: timeoutMs, application_name: 'svc',
+      max: o.maxConnections > 0 ? o.maxConnections : 10,
+      idleTimeoutMillis: 30_000,
       // A pool that cannot hand out a connection in time is SOURCE_UNAVAILABLE (db-errors.ts).
-      acquireConnectionTimeout: timeoutMs > 0 ? Math.min(10_000, timeoutMs) : 10_000,
-      // knex prints pool errors to the console; the error reaches the caller (and our log) anyway.
-      log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
+      connectionTimeoutMillis: timeoutMs > 0 ? Math.min(10_000, timeoutMs) : 10_000,
     });
+    // An idle connection the server closed (restart, pg_terminate_backend, network loss) emits
+    // 'error': the pool drops it; without a listener the event would end the process.
+    pool.on('error', () => undefined);
     const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
-    const probe = new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, lineage, o.untypedStrings);
+    const probe = new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings);
     let builtins: Row[];
     try {
       // Built-in functions live in pg_catalog; qualified with the source's schema they are not found.
@@ -126,10 +120,10 @@ export class PostgresSource implements DataSourceRuntime {
         [schema],
       );
     } catch (e) {
-      await knex.destroy();
+      await pool.end();
       throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
     }
-    return new PostgresSource(o.name, o.readOnly, knex, schema, timeoutMs, lineage, o.untypedStrings, new Set(builtins.map((r) => String(r.name))));
+    return new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings, new Set(builtins.map((r) => String(r.name))));
   }
 
   /** The PostgreSQL schema that unqualified catalog table names live in (`?schema=`, else public). */
@@ -143,9 +137,8 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   poolStats(): PoolStats {
-    // knex's pool is a tarn.js Pool.
-    const pool = this.knex.client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number } | undefined;
-    return pool ? { inUse: pool.numUsed(), idle: pool.numFree(), waiting: pool.numPendingAcquires() } : { inUse: 0, idle: 0, waiting: 0 };
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount };
   }
 
   /** Undefined when the server answers, else why it does not (for data_source_status). */
@@ -159,11 +152,12 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   private async withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-    const c = (await this.knex.client.acquireConnection()) as pg.ClientBase;
+    const c = await this.pool.connect();
     try {
       return await fn(c);
     } finally {
-      await this.knex.client.releaseConnection(c);
+      // pg.Pool itself closes a connection whose socket broke while in use rather than handing it out again.
+      c.release();
     }
   }
 
@@ -248,6 +242,6 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   async close(): Promise<void> {
-    await this.knex.destroy();
+    await this.pool.end();
   }
 }
