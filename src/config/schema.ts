@@ -113,7 +113,7 @@ export const settingsShape = {
   MAX_DEPTH: int.default(7),
   /** Longest a statement may run on any source, ms (PostgreSQL statement_timeout, DuckDB interrupt). */
   QUERY_TIMEOUT: duration.default(60_000),
-  /** The estimated objects one request may ask for (src/http/cost-limit.ts); 0: no limit. */
+  /** The estimated objects one request may ask for (src/pipeline/limits/cost-limit.ts); 0: no limit. */
   MAX_QUERY_COST: int.default(10_000_000),
   MAX_ROOT_FIELDS: int.default(100),
   MAX_ALIASES: int.default(500),

@@ -96,7 +96,7 @@ export class JqController {
     const context: JqContext = { identity, timezone, querySvc: this.client.querySvc(request, { reads, formatError: this.formatError() }) };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
     const { variables: _sent, ...query } = body.query;
-    // The variables the programs of this request read count as used (src/http/validation.ts).
+    // The variables the programs of this request read count as used (src/pipeline/validation.ts).
     const sentJq = body.query.variables?.[JQ_VARIABLE];
     request.jqPrograms.push(body.jq, ...(typeof sentJq === 'string' ? [sentJq] : []));
     const response = await this.execute(req, request, variables ? { ...query, variables } : query);

@@ -39,7 +39,7 @@ export async function applyJqVariable<V extends Record<string, unknown> | null |
 /**
  * `_jq` for a whole /query request: the `variables` of a POST body, or the URL-encoded JSON
  * `variables` parameter of a GET. Returns what Apollo should get; unchanged when there is no `_jq`.
- * `program` is the `_jq` text, whose `$names` count as uses of those variables (src/http/validation.ts).
+ * `program` is the `_jq` text, whose `$names` count as uses of those variables (src/pipeline/validation.ts).
  */
 export async function applyJqVariableToRequest(
   request: { method: string; body: unknown; search: string },

@@ -127,7 +127,7 @@ export function validationPlugin(
             const coded = e.extensions.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: VALIDATION_FAILED } });
             return format(coded.toJSON(), coded);
           });
-          // 400 as Apollo gives; src/http/graphql-server.ts answers 200 unless the client asked for
+          // 400 as Apollo gives; src/pipeline/graphql-server.ts answers 200 unless the client asked for
           // application/graphql-response+json (SPEC §1).
           return { http: { status: 400, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { errors: formatted } } } as GraphQLResponse;
         },

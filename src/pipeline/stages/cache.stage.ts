@@ -35,7 +35,7 @@ function cacheRule(info: GraphQLResolveInfo, fallback: DataObject['cache'] | und
   return { ...(ttlMs !== undefined ? { ttlMs } : {}), ...(spec.key ? { key: spec.key } : {}), tags: spec.tags ?? [], refresh };
 }
 
-/** Seconds or a duration string: the served schema declares `ttl: Int`; validation lets durations through (src/http/validation.ts). */
+/** Seconds or a duration string: the served schema declares `ttl: Int`; validation lets durations through (src/pipeline/validation.ts). */
 const TTL = new GraphQLScalarType({ name: 'Int', parseValue: (v) => v, parseLiteral: (node) => (node.kind === Kind.STRING ? node.value : valueFromASTUntyped(node)) });
 
 const CACHE_DIRECTIVE = new GraphQLDirective({
