@@ -48,8 +48,9 @@ class Shutdown implements OnApplicationShutdown {
 @Module({})
 export class AppModule {
   /**
-   * `imports` are a team's own Nest modules (e.g. codegen's `ShopSourceModule`); the runtime is
-   * global, so their providers can inject `SvcRuntime` or a generated typed client.
+   * `imports` are a team's own Nest modules (e.g. codegen's `ShopSourceModule`). The module is
+   * global: their controllers can use `SvcGuard`, their providers inject `RequestContextFactory`,
+   * `InProcessClient`, a generated typed client, or add a field stage (`@FieldStageProvider()`).
    */
   static forRoot(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): DynamicModule {
     return {

@@ -44,7 +44,6 @@ export interface ResolverDeps {
   readonly roleSchemas?: RoleSchemas;
 }
 
-
 function planContext(info: GraphQLResolveInfo, index: SchemaIndex, scope: AccessScope, registry: SourceRegistry, ctx: RequestContext): PlanContext {
   const withDeleted = info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'with_deleted'));
   return {
