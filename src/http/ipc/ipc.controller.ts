@@ -4,12 +4,10 @@ import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { ApolloServer } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IdentityService } from '../../auth/identity.service.js';
 import { RequestContext } from '../../executor/request-context.js';
-import { RoleGate } from '../../permissions/roles.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { SvcRuntime } from '../../system/runtime.js';
-import { callerContext } from '../caller.js';
+import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { sendFailure } from '../errors.js';
 import { APOLLO } from '../../pipeline/tokens.js';
 import { writeAnswer } from './answer.js';
@@ -20,8 +18,7 @@ import { type IpcOutcome, type IpcRequest, runIpc } from './runner.js';
 export class IpcController {
   constructor(
     @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
-    @Inject(IdentityService) readonly identities: IdentityService,
-    @Inject(RoleGate) readonly roles: RoleGate,
+    @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
     @Inject(SvcRuntime) readonly runtime: SvcRuntime,
   ) {}
 
@@ -32,7 +29,7 @@ export class IpcController {
       if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
         throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
       }
-      const context = await callerContext(this, req.headers, '/ipc');
+      const context = await this.contexts.fromHeaders(req.headers, '/ipc');
       const headers = new HeaderMap();
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
       outcome = await runIpc(this.apollo, this.runtime, context, (req.body ?? {}) as IpcRequest, headers);

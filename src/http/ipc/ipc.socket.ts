@@ -14,14 +14,12 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { HttpAdapterHost } from '@nestjs/core';
 import type { ApolloServer } from '@apollo/server';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { IdentityService } from '../../auth/identity.service.js';
 import type { RawHeaders } from '../../auth/request.js';
 import type { RequestContext } from '../../executor/request-context.js';
-import { RoleGate } from '../../permissions/roles.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { Serial } from '../../shared/mutex.js';
 import { SvcRuntime } from '../../system/runtime.js';
-import { callerContext } from '../caller.js';
+import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { MIN_INTERVAL_MS } from '../subscribe/operation.js';
 import { parseDurationMs } from '../../shared/duration.js';
 import { APOLLO } from '../../pipeline/tokens.js';
@@ -119,7 +117,7 @@ class IpcSession {
       case 'connection_init':
         for (const [k, v] of Object.entries(m.payload ?? {})) if (typeof v === 'string') this.headers[k.toLowerCase()] = v;
         try {
-          await callerContext(this.server, this.headers, '/ipc');
+          await this.server.contexts.fromHeaders(this.headers, '/ipc');
           return this.send({ type: 'connection_ack' });
         } catch (e) {
           return this.ws.close(4403, e instanceof PublicError ? e.message.slice(0, 120) : 'forbidden');
@@ -151,7 +149,7 @@ class IpcSession {
       if (stop.aborted) return false;
       let context: RequestContext;
       try {
-        context = await callerContext(this.server, this.headers, '/ipc');
+        context = await this.server.contexts.fromHeaders(this.headers, '/ipc');
       } catch (e) {
         this.send({ type: 'error', id, errors: refusal(e) });
         return false;
@@ -195,8 +193,7 @@ export class IpcSocketServer implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
     @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
-    @Inject(IdentityService) readonly identities: IdentityService,
-    @Inject(RoleGate) readonly roles: RoleGate,
+    @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
     @Inject(SvcRuntime) readonly runtime: SvcRuntime,
   ) {}
 

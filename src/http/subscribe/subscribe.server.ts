@@ -11,15 +11,13 @@ import { HeaderMap } from '@apollo/server';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { IdentityService } from '../../auth/identity.service.js';
 import type { RawHeaders } from '../../auth/request.js';
 import type { Identity } from '../../auth/identity.js';
 import { RequestContext } from '../../executor/request-context.js';
-import { RoleGate } from '../../permissions/roles.js';
 import { PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import { SvcRuntime } from '../../system/runtime.js';
-import { callerContext } from '../caller.js';
+import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { requestGuard } from '../../pipeline/limits/cost-limit.js';
 import { APOLLO } from '../../pipeline/tokens.js';
 import { type PeriodicQuery, periodicQuery } from './operation.js';
@@ -54,8 +52,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
     @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
-    @Inject(IdentityService) readonly identities: IdentityService,
-    @Inject(RoleGate) readonly roles: RoleGate,
+    @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
     @Inject(SvcRuntime) readonly runtime: SvcRuntime,
   ) {}
 
@@ -110,7 +107,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
   }
 
   private async identify(headers: RawHeaders): Promise<Identity> {
-    return (await callerContext(this, headers, SUBSCRIBE_PATH)).identity;
+    return (await this.contexts.fromHeaders(headers, SUBSCRIBE_PATH)).identity;
   }
 
   /** One result per interval; ends after `count`, when the client leaves, or when the caller may no longer ask. */
@@ -122,7 +119,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
         let context: RequestContext;
         try {
           // Every tick asks again: an expired token, a disabled role or a revoked key ends it here.
-          context = await callerContext(this, headers, SUBSCRIBE_PATH);
+          context = await this.contexts.fromHeaders(headers, SUBSCRIBE_PATH);
         } catch (e) {
           const code = e instanceof PublicError ? e.code : 'UNAUTHENTICATED';
           yield { errors: [new GraphQLError(`subscription ended: ${(e as Error).message}`, { extensions: { code } })] };

@@ -203,7 +203,7 @@ export class PostgresSource implements DataSourceRuntime {
 
   /** A server-side cursor in a read transaction, fetched STREAM_BATCH rows at a time. */
   async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
-    const c = (await this.knex.client.acquireConnection()) as pg.ClientBase;
+    const c = await this.pool.connect();
     let open = false;
     try {
       await c.query('BEGIN READ ONLY');
@@ -219,7 +219,7 @@ export class PostgresSource implements DataSourceRuntime {
     } finally {
       // Ended early (an error, or the client went away): the cursor goes with the transaction.
       if (open) await c.query('ROLLBACK').catch(() => undefined);
-      await this.knex.client.releaseConnection(c);
+      c.release();
     }
   }
 
