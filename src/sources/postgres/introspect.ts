@@ -22,6 +22,8 @@ function queryOf(target: IntrospectionTarget, sourceName: string): { query: Quer
   const url = new URL(target);
   url.searchParams.delete('schema');
   const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
+  // A server that goes away mid-read rejects the query in flight; the event itself must not end the process.
+  client.on('error', () => undefined);
   const connected = client.connect().catch((e: unknown) => {
     throw new PublicError(ErrorCode.SourceUnavailable, `data source "${sourceName}" (${redactUrl(target)}) is unreachable: ${(e as Error).message}`);
   });

@@ -108,7 +108,7 @@ export class PostgresSource implements DataSourceRuntime {
     });
     // An idle connection the server closed (restart, pg_terminate_backend, network loss) emits
     // 'error': the pool drops it; without a listener the event would end the process.
-    pool.on('error', () => undefined);
+    pool.on('error', ignore);
     const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
     const probe = new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings);
     let builtins: Row[];
@@ -152,13 +152,29 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   private async withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
+    const c = await this.checkout();
     try {
       return await fn(c);
     } finally {
-      // pg.Pool itself closes a connection whose socket broke while in use rather than handing it out again.
       c.release();
     }
+  }
+
+  /**
+   * A connection of the pool. While it is checked out, pg.Pool no longer listens to its 'error'
+   * event: a server that goes away mid-statement would end the process. The statement in flight
+   * rejects with the cause; the listener only keeps the event from being unhandled, and
+   * pg.Pool closes a connection whose socket broke rather than handing it out again.
+   */
+  private async checkout(): Promise<pg.PoolClient> {
+    const c = await this.pool.connect();
+    c.on('error', ignore);
+    const release = c.release.bind(c);
+    c.release = (err?: Error | boolean) => {
+      c.removeListener('error', ignore);
+      release(err);
+    };
+    return c;
   }
 
   private readonly named = new WeakMap<pg.ClientBase, Set<string>>();
@@ -203,7 +219,7 @@ export class PostgresSource implements DataSourceRuntime {
 
   /** A server-side cursor in a read transaction, fetched STREAM_BATCH rows at a time. */
   async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
-    const c = await this.pool.connect();
+    const c = await this.checkout();
     let open = false;
     try {
       await c.query('BEGIN READ ONLY');
@@ -245,3 +261,5 @@ export class PostgresSource implements DataSourceRuntime {
     await this.pool.end();
   }
 }
+
+function ignore(): void {}
