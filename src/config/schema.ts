@@ -126,6 +126,12 @@ export const settingsShape = {
   CATALOGS_DIR: z.string().default('./catalogs'),
   /** Directories a catalog source may read local files from (CATALOGS_DIR is always one of them). */
   CATALOG_ALLOWED_PATHS: list.default([]),
+  /** Directories core.storage `ls` may list local files in; empty: local paths are refused. */
+  STORAGE_LOCAL_PATHS: list.default([]),
+  /** Where DuckDB sources keep their copies of object storage files (issue 17 item 8). */
+  STORAGE_CACHE_DIR: z.string().default('data/storage-cache'),
+  /** Files one ls (or one storage URL of a DuckDB source) may name at most. */
+  STORAGE_MAX_FILES: int.default(1000),
   DB_PATH: z.string().default(''),
   DB_MAX_OPEN_CONNS: int.default(0),
   DB_MAX_IDLE_CONNS: int.default(0),

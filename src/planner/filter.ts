@@ -181,6 +181,16 @@ export function planFilter(ctx: PlanContext, obj: DataObject, alias: string, fil
   return items.length === 0 ? { kind: 'const', value: true } : and(items);
 }
 
+/** Rows of a source's objects a role may see beyond its permission rows (by source name). */
+export type RowScope = (ctx: PlanContext, obj: DataObject, alias: string) => FilterNode | undefined;
+
+const rowScopes = new Map<string, RowScope>();
+
+/** Makes `guard` AND the scope's filter into every read of the source's objects (system views). */
+export function registerRowScope(source: string, scope: RowScope): void {
+  rowScopes.set(source, scope);
+}
+
 /**
  * The role's row filter for reading `obj` under `alias` (SPEC §7 `data-object:query`), or undefined.
  * Every place that reads rows of an object asks for it, so no path (relations in either
@@ -190,9 +200,11 @@ export function guard(ctx: PlanContext, obj: DataObject, alias: string): FilterN
   // Soft-deleted rows are absent wherever the object is read, unless @with_deleted (SPEC §3.3).
   const live: FilterNode | undefined = obj.softDelete?.cond && !ctx.withDeleted ? { kind: 'sql', expr: columnSql(obj, alias, obj.softDelete.cond) } : undefined;
   if (ctx.inGuard) return live;
+  // Views whose rows describe the schema show a role only what its introspection shows (issue 17).
+  const scoped = andAll(live, rowScopes.get(obj.source)?.(ctx, obj, alias));
   const filter = ctx.access.readFilter(obj.name, ctx.authVars);
-  if (!filter) return live;
-  return andAll(live, planFilter({ ...ctx, inGuard: true }, obj, alias, filter));
+  if (!filter) return scoped;
+  return andAll(scoped, planFilter({ ...ctx, inGuard: true }, obj, alias, filter));
 }
 
 /** `a AND b`, skipping absent parts. */

@@ -20,6 +20,8 @@ export interface DataRootField {
 export interface SystemFunction {
   readonly module: string;
   readonly mutation: boolean;
+  /** Served at the module's query path (`{ core { storage { ls } } }`) instead of under `function`. */
+  readonly query?: boolean;
   readonly name: string;
   readonly args: string;
   readonly returns: string;
@@ -192,7 +194,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
     const node = nodeAt(tree, split(f.module));
     const desc = f.description ? `${JSON.stringify(f.description)}\n  ` : '';
-    node.fields[f.mutation ? 'mut_function' : 'function'].push({ name: f.name, sdl: `${desc}${f.name}${f.args}: ${f.returns}`, fn: f.handler });
+    node.fields[f.query ? 'query' : f.mutation ? 'mut_function' : 'function'].push({ name: f.name, sdl: `${desc}${f.name}${f.args}: ${f.returns}`, fn: f.handler });
   }
   for (const root of ['query', 'mutation', 'function', 'mut_function'] as Root[]) {
     if (hasFields(tree, root) || root === 'query' || root === 'function') emitModule(tree, [], root, out);

@@ -2,7 +2,7 @@
 // refused with a clear message (SPEC §11). The same DDL runs on DuckDB and PostgreSQL; `JSON`
 // becomes `JSONB` on PostgreSQL.
 
-export const CORE_SCHEMA_VERSION = 4;
+export const CORE_SCHEMA_VERSION = 5;
 
 /** A step is SQL, or a change computed in the server (values only it can compute, such as hashes). */
 export type MigrationStep = string | { readonly hashApiKeys: true };
@@ -98,5 +98,15 @@ export const MIGRATIONS: readonly (readonly MigrationStep[])[] = [
     `CREATE TABLE IF NOT EXISTS _cluster_nodes (
       name VARCHAR PRIMARY KEY, url VARCHAR NOT NULL, role VARCHAR NOT NULL, version VARCHAR,
       started_at TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, last_heartbeat TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, error VARCHAR)`,
+  ],
+  // version 5 (issue 17 item 8): object storages of core.storage. The secret is stored like the
+  // other credentials of the core database (data source paths): in its own column, which no view
+  // and no GraphQL field reads.
+  [
+    `CREATE TABLE IF NOT EXISTS _object_storages (
+      name VARCHAR PRIMARY KEY, type VARCHAR NOT NULL, scope VARCHAR NOT NULL, key_id VARCHAR NOT NULL DEFAULT '',
+      secret VARCHAR NOT NULL DEFAULT '', region VARCHAR NOT NULL DEFAULT '', endpoint VARCHAR NOT NULL DEFAULT '',
+      use_ssl BOOLEAN NOT NULL DEFAULT TRUE, url_style VARCHAR NOT NULL DEFAULT 'path', url_compatibility BOOLEAN NOT NULL DEFAULT FALSE,
+      kms_key_id VARCHAR NOT NULL DEFAULT '', account_id VARCHAR NOT NULL DEFAULT '')`,
   ],
 ];

@@ -21,6 +21,8 @@ import type { SourceRegistry } from '../sources/registry.js';
 import { resolve } from 'node:path';
 import { readCatalogFiles } from './catalog-files.js';
 import type { CoreStore, DataSourceRow } from './core-store.js';
+import type { StorageCache } from './storage/cache.js';
+import { isRemote } from './storage/files.js';
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -46,6 +48,8 @@ export class Lifecycle {
     private readonly log: Logger,
     /** Writes the served schema to the core database (`_schema_*` tables, seed 001). */
     private readonly persist: () => Promise<void> = async () => undefined,
+    /** Copies of object storage files for DuckDB sources (src/system/storage/cache.ts). */
+    private readonly storage?: StorageCache,
   ) {}
 
   /** Set while every source loads at start: the schema is persisted once, at the end. */
@@ -117,10 +121,15 @@ export class Lifecycle {
       try {
         if (!NAME.test(name)) throw new PublicError(ErrorCode.BadUserInput, `invalid data source name "${name}"`);
         if (name === 'core') throw new PublicError(ErrorCode.BadUserInput, 'the core source is always loaded');
-        const row = await this.core.dataSource(name);
+        let row = await this.core.dataSource(name);
         if (!row) throw new PublicError(ErrorCode.NotFound, `unknown data source "${name}"`);
         if (row.prefix && !NAME.test(row.prefix)) throw new PublicError(ErrorCode.BadUserInput, `invalid prefix "${row.prefix}" of data source "${name}"`);
-        const catalog = await this.compile(row);
+        // DuckDB reads object storage files from local copies (no httpfs here); a database file
+        // copied from a storage is not the storage's file, so the source takes no writes.
+        const copied = row.type === 'duckdb' && this.storage && isRemote(row.path);
+        if (copied) row = { ...row, path: await this.storage!.copy(row.path), read_only: true };
+        let catalog = await this.compile(row);
+        if (row.type === 'duckdb' && this.storage) catalog = await this.storage.localize(catalog);
         const previous = this.registry.remove(name);
         if (previous) await previous.runtime.close().catch(() => undefined);
         const seedFile = this.seeds.get(name);

@@ -14,13 +14,15 @@ import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { GIS_FUNCTIONS } from './gis/functions.js';
 import { CLUSTER_FUNCTIONS } from './cluster/functions.js';
 import { CLUSTER_SOURCE, compileClusterViews } from './cluster/nodes.js';
+import { STORAGE_FUNCTIONS, STORAGE_TYPES_SDL } from './storage/functions.js';
+import { compileStorageViews, STORAGE_SOURCE } from './storage/views.js';
 
-export const ALL_SYSTEM_FUNCTIONS: readonly SystemFunction[] = [...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS, ...INFO_FUNCTIONS, ...SCHEMA_FUNCTIONS, ...GIS_FUNCTIONS, ...CLUSTER_FUNCTIONS];
+export const ALL_SYSTEM_FUNCTIONS: readonly SystemFunction[] = [...SYSTEM_FUNCTIONS, ...AUTH_FUNCTIONS, ...INFO_FUNCTIONS, ...SCHEMA_FUNCTIONS, ...GIS_FUNCTIONS, ...CLUSTER_FUNCTIONS, ...STORAGE_FUNCTIONS];
 
-export const SYSTEM_TYPES_SDL: readonly string[] = [...AUTH_TYPES_SDL, ...INFO_TYPES_SDL];
+export const SYSTEM_TYPES_SDL: readonly string[] = [...AUTH_TYPES_SDL, ...INFO_TYPES_SDL, ...STORAGE_TYPES_SDL];
 
 /** System catalogs other than `core` (codegen shows them compiled for a DuckDB core database). */
-export const SYSTEM_CATALOGS = (): ResolvedCatalog[] => [compileMetaCatalog(), compileCatalogViews('duckdb'), compileClusterViews('duckdb')];
+export const SYSTEM_CATALOGS = (): ResolvedCatalog[] => [compileMetaCatalog(), compileCatalogViews('duckdb'), compileClusterViews('duckdb'), compileStorageViews('duckdb')];
 
 /**
  * The system modules as access decisions see them (issue 14): their objects are closed to every role
@@ -28,7 +30,7 @@ export const SYSTEM_CATALOGS = (): ResolvedCatalog[] => [compileMetaCatalog(), c
  * API keys are stored hashed and passwords in paths are shown masked.
  */
 export const SYSTEM_SURFACE: SystemSurface = {
-  sources: new Set([CORE_SOURCE, META_SOURCE, CATALOG_VIEWS_SOURCE, CLUSTER_SOURCE]),
+  sources: new Set([CORE_SOURCE, META_SOURCE, CATALOG_VIEWS_SOURCE, CLUSTER_SOURCE, STORAGE_SOURCE]),
   openHandlers: OPEN_AUTH_HANDLERS,
   secrets: new Map<string, ReadonlyMap<string, SecretKind>>([
     [`${CORE_SOURCE}.api_keys`, new Map([['key', 'hash']])],

@@ -30,6 +30,8 @@ import { gisHandlers } from './gis/functions.js';
 import { Embedder } from './catalog/embedder.js';
 import { CatalogStore } from './catalog/store.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
+import { catalogRowScope } from './catalog/visibility.js';
+import { registerRowScope } from '../planner/filter.js';
 import { Serial } from '../shared/mutex.js';
 import { LineageEmitter } from '../lineage/emitter.js';
 import { Lifecycle } from './lifecycle.js';
@@ -37,6 +39,11 @@ import { clusterHandlers } from './cluster/functions.js';
 import { CLUSTER_SOURCE, compileClusterViews } from './cluster/nodes.js';
 import { ClusterService } from './cluster/service.js';
 import { ClusterStore } from './cluster/store.js';
+import { StorageCache } from './storage/cache.js';
+import { StorageFiles } from './storage/files.js';
+import { storageHandlers } from './storage/functions.js';
+import { StorageStore } from './storage/store.js';
+import { compileStorageViews, STORAGE_SOURCE } from './storage/views.js';
 import { ReadinessProbe } from './readiness.js';
 import { logSecurityWarnings } from './security-warnings.js';
 
@@ -122,6 +129,10 @@ export class SvcRuntime {
     // The catalog views read the core database through the core source's own runtime.
     registry.set(CATALOG_VIEWS_SOURCE, { runtime: coreRuntime, catalog: compileCatalogViews(coreType) }, []);
     registry.set(CLUSTER_SOURCE, { runtime: coreRuntime, catalog: compileClusterViews(coreType) }, []);
+    registerRowScope(CATALOG_VIEWS_SOURCE, catalogRowScope);
+    registry.set(STORAGE_SOURCE, { runtime: coreRuntime, catalog: compileStorageViews(coreType) }, []);
+    const storages = new StorageStore(core);
+    const files = new StorageFiles({ storages, localRoots: config.STORAGE_LOCAL_PATHS, maxFiles: config.STORAGE_MAX_FILES, timeoutMs: config.QUERY_TIMEOUT || 60_000 });
     const catalogs = new CatalogStore(core, descriptions);
     await catalogs.loadDescriptions();
     const writes = new Serial();
@@ -134,7 +145,7 @@ export class SvcRuntime {
       });
     // A worker serves what management compiled and stored; it never writes the `_schema_*` tables.
     const worker = config.CLUSTER_ENABLED && config.CLUSTER_ROLE === 'worker';
-    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log, worker ? async () => undefined : persist);
+    const lifecycle = new Lifecycle(config, engine, registry, core, rebuild, log, worker ? async () => undefined : persist, new StorageCache(files, config.STORAGE_CACHE_DIR, log));
     const refresh = async (force?: boolean) => {
       rebuild();
       await persist(force);
@@ -143,6 +154,7 @@ export class SvcRuntime {
       ...systemHandlers({ lifecycle, registry, runtime: () => runtime! }), ...authHandlers(), ...infoHandlers(config),
       ...schemaHandlers({ store: catalogs, registry, refresh, ...(embedder ? { embedder } : {}) }), ...gisHandlers(),
       ...clusterHandlers(() => runtime!.cluster),
+      ...storageHandlers({ storages, files, readOnly: config.CORE_DB_READONLY }),
     };
     // In a cluster, loading or unloading a source is a change of the whole cluster (SPEC §12): the
     // core lifecycle mutations do what `core.cluster`'s do, on whichever node they are sent to.

@@ -30,11 +30,11 @@ describe.each(kinds)('core.catalog on a %s core database', (kind) => {
     const r = await t.gql('{ core { catalog { catalogs(order_by: [{field: "name"}]) { name version type prefix as_module disabled suspended is_summarized } } } }');
     ok(r);
     const rows = r.body.data.core.catalog.catalogs;
-    expect(rows.map((c: { name: string }) => c.name)).toEqual(['core', 'core.catalog', 'core.cluster', 'core.meta', 'shop']);
+    expect(rows.map((c: { name: string }) => c.name)).toEqual(['core', 'core.catalog', 'core.cluster', 'core.meta', 'core.storage', 'shop']);
     expect(rows.find((c: { name: string }) => c.name === 'shop')).toMatchObject({ type: 'duckdb', prefix: 'shop', as_module: false, disabled: false, suspended: false, is_summarized: false });
     for (const c of rows) expect(c.version).toMatch(/^[0-9a-f]{32}$/);
     const stored = await table(`SELECT name FROM ${t.runtime.core.t('_schema_catalogs')} ORDER BY name`);
-    expect(stored.map((x) => x.name)).toEqual(['core', 'core.catalog', 'core.cluster', 'core.meta', 'shop']);
+    expect(stored.map((x) => x.name)).toEqual(['core', 'core.catalog', 'core.cluster', 'core.meta', 'core.storage', 'shop']);
   });
 
   it('lists the types and fields introspection shows, with their catalogs', async () => {

@@ -76,7 +76,7 @@ describe('embeddings', () => {
       await pg.close();
       await db.drop();
     }
-  });
+  }, 90_000);
 
   it('never shows the embedder key in core.info', async () => {
     const r = await t.gql('{ function { core { info { config { coredb { path } } } } } }');
