@@ -1,6 +1,7 @@
 // T_filter input -> FilterNode (SPEC §4.1). Sibling keys combine with AND.
 import { type ColumnField, type DataObject, isScalar, type Relation, type ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { H3_OPERATORS, h3Filter } from './h3-filter.js';
 import type { PlanContext } from './context.js';
 import type { ColumnExpr, Expr, ParamExpr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -84,6 +85,10 @@ function columnFilter(ctx: PlanContext, obj: DataObject, alias: string, f: Colum
   for (const [op, value] of Object.entries(ops)) {
     if (value === undefined) continue;
     if (value === null && op !== 'is_null') throw new PublicError(ErrorCode.BadUserInput, `filter "${obj.name}.${f.name}.${op}" must not be null`);
+    if (f.type === 'H3Cell' && !f.list && H3_OPERATORS.has(op)) {
+      out.push(h3Filter(`${obj.name}.${f.name}.${op}`, left, op, value));
+      continue;
+    }
     out.push({ kind: 'compare', op, left, right: { kind: 'param', value, scalar: f.type }, scalar: f.type, list: f.list });
   }
   return out;

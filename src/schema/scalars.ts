@@ -17,7 +17,7 @@ export const FILTER_OPERATORS: Readonly<Record<ScalarName, readonly string[]>> =
   IntRange: ['eq', 'contains', 'intersects', 'includes', 'excludes', 'upper', 'lower', 'upper_inclusive', 'lower_inclusive', 'upper_inf', 'lower_inf', 'is_null'],
   BigIntRange: ['eq', 'contains', 'intersects', 'includes', 'excludes', 'upper', 'lower', 'upper_inclusive', 'lower_inclusive', 'upper_inf', 'lower_inf', 'is_null'],
   TimestampRange: ['eq', 'contains', 'intersects', 'includes', 'excludes', 'upper', 'lower', 'upper_inclusive', 'lower_inclusive', 'upper_inf', 'lower_inf', 'is_null'],
-  H3Cell: ['eq', 'in', 'is_null'],
+  H3Cell: ['eq', 'in', 'within', 'contains', 'grid_disk', 'resolution', 'is_null'],
   Vector: ['is_null'],
 };
 
@@ -33,6 +33,8 @@ export function operandType(scalar: ScalarName, op: string, list = false): strin
   if (op === 'has') return 'String';
   if (op === 'has_all') return '[String!]';
   if (op === 'st_within' || (scalar === 'Geometry' && op !== 'eq')) return 'Geometry';
+  if (scalar === 'H3Cell' && op === 'grid_disk') return 'H3GridDisk';
+  if (scalar === 'H3Cell' && op === 'resolution') return 'Int';
   const element = RANGE_ELEMENT[scalar];
   if (element && (op === 'includes' || op === 'excludes' || op === 'upper' || op === 'lower')) return element;
   return scalar;
@@ -78,6 +80,7 @@ export function baseSdl(): string {
   parts.push(
     'enum OrderDirection {\n  ASC\n  DESC\n}',
     'input OrderByField {\n  field: String!\n  direction: OrderDirection = ASC\n}',
+    '"The cells within k steps of a cell (H3 grid disk), for the grid_disk filter of H3Cell."\ninput H3GridDisk {\n  cell: H3Cell!\n  k: Int! = 1\n}',
     'enum TimeBucket {\n  minute\n  hour\n  day\n  week\n  month\n  quarter\n  year\n}',
     'enum TimeExtract {\n  epoch\n  minute\n  hour\n  day\n  doy\n  dow\n  iso_dow\n  week\n  month\n  year\n  iso_year\n  quarter\n}',
     'enum GeometryTransform {\n  Transform\n  Centroid\n  Buffer\n  Simplify\n  SimplifyTopology\n  StartPoint\n  EndPoint\n  Reverse\n  FlipCoordinates\n  ConvexHull\n  Envelope\n}',
