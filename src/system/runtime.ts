@@ -31,6 +31,7 @@ import { Embedder } from './catalog/embedder.js';
 import { CatalogStore } from './catalog/store.js';
 import { CATALOG_VIEWS_SOURCE, compileCatalogViews } from './catalog/views.js';
 import { catalogRowScope } from './catalog/visibility.js';
+import { SimilarityRuntime } from './catalog/similarity.js';
 import { registerRowScope } from '../planner/filter.js';
 import { Serial } from '../shared/mutex.js';
 import { LineageEmitter } from '../lineage/emitter.js';
@@ -126,8 +127,10 @@ export class SvcRuntime {
     const coreCatalog = compileCoreCatalog(coreType, config.CORE_DB_READONLY);
     registry.set(CORE_SOURCE, { runtime: coreRuntime, catalog: coreCatalog }, []);
     registry.set(META_SOURCE, { runtime: DuckDbSource.over(engine, META_SOURCE), catalog: compileMetaCatalog() }, []);
-    // The catalog views read the core database through the core source's own runtime.
-    registry.set(CATALOG_VIEWS_SOURCE, { runtime: coreRuntime, catalog: compileCatalogViews(coreType) }, []);
+    const embedder = config.EMBEDDER_URL ? new Embedder({ url: config.EMBEDDER_URL, model: config.EMBEDDER_MODEL, apiKey: config.EMBEDDER_API_KEY }) : undefined;
+    // The catalog views read the core database through the core source's own runtime, with their
+    // similarity order's query texts embedded first (catalog/similarity.ts).
+    registry.set(CATALOG_VIEWS_SOURCE, { runtime: new SimilarityRuntime(coreRuntime, embedder).wrap(), catalog: compileCatalogViews(coreType) }, []);
     registry.set(CLUSTER_SOURCE, { runtime: coreRuntime, catalog: compileClusterViews(coreType) }, []);
     registerRowScope(CATALOG_VIEWS_SOURCE, catalogRowScope);
     registry.set(STORAGE_SOURCE, { runtime: coreRuntime, catalog: compileStorageViews(coreType) }, []);
@@ -136,7 +139,6 @@ export class SvcRuntime {
     const catalogs = new CatalogStore(core, descriptions);
     await catalogs.loadDescriptions();
     const writes = new Serial();
-    const embedder = config.EMBEDDER_URL ? new Embedder({ url: config.EMBEDDER_URL, model: config.EMBEDDER_MODEL, apiKey: config.EMBEDDER_API_KEY }) : undefined;
     const persist = (force = false) =>
       config.CORE_DB_READONLY ? Promise.resolve() : writes.run(async () => {
         const described = new Map((await core.dataSources()).map((r) => [r.name, { description: r.description }]));

@@ -174,4 +174,12 @@ describe.each(kinds)('core.catalog on a %s core database', (kind) => {
     const bad = await t.gql('mutation { function { core { _schema_reset_summarized(scope: "everything") { success } } } }');
     expect(bad.body.errors[0].message).toBe('scope must be all, catalog or type, not "everything"');
   });
+
+  it('refuses a similarity order without an embedder, naming the setting', async () => {
+    const r = await t.gql('{ core { catalog { types(args: {query: "orders"}, order_by: [{field: "distance"}]) { name distance } } } }');
+    expect(r.body.errors[0]).toMatchObject({ message: 'ordering by similarity needs embeddings: set EMBEDDER_URL', extensions: { code: 'BAD_USER_INPUT' } });
+    const plain = await t.gql('{ core { catalog { types(limit: 2, order_by: [{field: "name"}]) { name distance } } } }');
+    expect(plain.body.errors).toBeUndefined();
+    expect(plain.body.data.core.catalog.types.map((x: { distance: unknown }) => x.distance)).toEqual([null, null]);
+  });
 });

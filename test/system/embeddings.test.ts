@@ -72,11 +72,46 @@ describe('embeddings', () => {
       expect(r.body.errors).toBeUndefined();
       const ty = r.body.data.core.catalog.types_by_pk;
       expect(ty.vec).toEqual(embedding([ty.name, ty.description].filter(Boolean).join('\n')));
+      const near = await pg.gql('{ core { catalog { types(args: {query: "shop_orders"}, order_by: [{field: "distance"}], limit: 3) { name distance } } } }');
+      expect(near.body.errors).toBeUndefined();
+      const d = near.body.data.core.catalog.types.map((x: { distance: number }) => x.distance);
+      expect(d.every((x: unknown) => typeof x === 'number')).toBe(true);
+      expect(d).toEqual([...d].sort((a: number, b: number) => a - b));
     } finally {
       await pg.close();
       await db.drop();
     }
   }, 90_000);
+
+  it('orders the catalog views by distance to a query text', async () => {
+    const text = 'shop_orders';
+    const q = embedding(text);
+    const cosine = (v: number[]) => 1 - v.reduce((a, x, i) => a + x * q[i]!, 0) / (Math.hypot(...v) * Math.hypot(...q));
+    const before = calls.length;
+    const r = await t.gql(`query($q: String) { core { catalog {
+      types(args: {query: $q}, order_by: [{field: "distance"}, {field: "name"}], limit: 5) { name vec distance }
+      fields(args: {query: $q}, order_by: [{field: "distance"}], limit: 3) { type_name name distance }
+      modules(args: {query: $q}, order_by: [{field: "distance"}], limit: 2) { name distance }
+      catalogs(args: {query: $q}, order_by: [{field: "distance"}]) { name distance }
+    } } }`, { q: text });
+    expect(r.body.errors).toBeUndefined();
+    const c = r.body.data.core.catalog;
+    // One embedder call for the four views: the same text is embedded once.
+    expect(calls.length - before).toBe(1);
+    expect(calls.at(-1)!.input).toEqual([text]);
+    const all = await t.gql('{ core { catalog { types(limit: 100000) { name vec } } } }');
+    const want = all.body.data.core.catalog.types.map((x: { name: string; vec: number[] }) => ({ name: x.name, d: cosine(x.vec) }))
+      .sort((a: { name: string; d: number }, b: { name: string; d: number }) => a.d - b.d || (a.name < b.name ? -1 : 1)).slice(0, 5);
+    expect(c.types.map((x: { name: string }) => x.name)).toEqual(want.map((x: { name: string }) => x.name));
+    for (const [i, x] of c.types.entries()) expect(x.distance).toBeCloseTo(want[i].d, 5);
+    for (const list of [c.fields, c.modules, c.catalogs]) {
+      const d = list.map((x: { distance: number }) => x.distance);
+      expect(d).toEqual([...d].sort((a, b) => a - b));
+    }
+    // Without a query the distance is null and nothing is embedded.
+    const plain = await t.gql('{ core { catalog { types(limit: 1) { name distance } } } }');
+    expect(plain.body.data.core.catalog.types[0].distance).toBeNull();
+  });
 
   it('never shows the embedder key in core.info', async () => {
     const r = await t.gql('{ function { core { info { config { coredb { path } } } } } }');

@@ -12,9 +12,29 @@ export const CATALOG_VIEWS_PREFIX = 'core_catalog';
 const served = (alias: string, column = 'catalog') =>
   `(${alias}.${column} IS NULL OR ${alias}.${column} IN (SELECT name FROM [$catalog]._schema_catalogs WHERE NOT disabled))`;
 
-export const CATALOG_VIEWS_SDL = /* GraphQL */ `
+/**
+ * Cosine distance between a row's `vec` and the query's vector (`svc_embed`, see similarity.ts);
+ * NULL without a query. PostgreSQL keeps `vec` as real[] (no pgvector here): summed over unnest.
+ */
+const distance = (pg: boolean, alias: string) =>
+  pg
+    ? `(SELECT 1 - sum(a * b) / NULLIF(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0) FROM unnest(${alias}.vec, svc_embed([$query])) AS u(a, b))`
+    : `list_cosine_distance(${alias}.vec, svc_embed([$query]))`;
+
+const SEARCH = '@args(name: "catalog_search", required: false)';
+const DISTANCE_FIELD = `"Cosine distance of vec to the embedding of args.query (null without one): order_by it to rank by meaning"
+  distance: Float`;
+
+export const catalogViewsSdl = (type: SourceType): string => {
+  const pg = type === 'postgres';
+  return /* GraphQL */ `
+"""A text to rank rows by: its embedding's distance to each row's vec (needs EMBEDDER_URL)."""
+input catalog_search {
+  query: String
+}
+
 """Compiled catalogs: one per data source (and the system modules)."""
-type catalogs @view(name: "_schema_catalogs", sql: "SELECT name, version, description, long_description, source_type AS type, prefix, as_module, read_only, disabled, suspended, is_summarized, vec FROM [$catalog]._schema_catalogs") {
+type catalogs @view(name: "_schema_catalogs", sql: "SELECT c.name, c.version, c.description, c.long_description, c.source_type AS type, c.prefix, c.as_module, c.read_only, c.disabled, c.suspended, c.is_summarized, c.vec, ${distance(pg, 'c')} AS distance FROM [$catalog]._schema_catalogs c") ${SEARCH} {
   name: String! @pk
   "Hash of the compiled catalog"
   version: String
@@ -30,6 +50,7 @@ type catalogs @view(name: "_schema_catalogs", sql: "SELECT name, version, descri
   suspended: Boolean!
   is_summarized: Boolean!
   vec: Vector
+  ${DISTANCE_FIELD}
 }
 
 """Which catalog depends on which."""
@@ -41,7 +62,7 @@ type catalog_dependencies @view(name: "_schema_catalog_dependencies", sql: "SELE
 }
 
 """Named types of the served schema."""
-type types @view(name: "_schema_types", sql: "SELECT t.name, t.kind, t.description, t.long_description, t.hugr_type, t.module, t.catalog, t.is_summarized, t.vec FROM [$catalog]._schema_types t WHERE ${served('t')}")
+type types @view(name: "_schema_types", sql: "SELECT t.name, t.kind, t.description, t.long_description, t.hugr_type, t.module, t.catalog, t.is_summarized, t.vec, ${distance(pg, 't')} AS distance FROM [$catalog]._schema_types t WHERE ${served('t')}") ${SEARCH}
   @references(references_name: "modules", source_fields: ["module"], references_fields: ["name"], query: "module_info", references_query: "types")
   @references(references_name: "catalogs", source_fields: ["catalog"], references_fields: ["name"], query: "catalog_info", references_query: "types") {
   name: String! @pk
@@ -55,10 +76,11 @@ type types @view(name: "_schema_types", sql: "SELECT t.name, t.kind, t.descripti
   catalog: String
   is_summarized: Boolean!
   vec: Vector
+  ${DISTANCE_FIELD}
 }
 
 """Fields of object and input types."""
-type fields @view(name: "_schema_fields", sql: "SELECT f.type_name, f.name, f.description, f.long_description, f.field_type, f.field_type_name, f.hugr_type, f.catalog, f.dependency_catalog, f.is_pk, f.is_summarized, f.ordinal, f.vec FROM [$catalog]._schema_fields f WHERE ${served('f')}")
+type fields @view(name: "_schema_fields", sql: "SELECT f.type_name, f.name, f.description, f.long_description, f.field_type, f.field_type_name, f.hugr_type, f.catalog, f.dependency_catalog, f.is_pk, f.is_summarized, f.ordinal, f.vec, ${distance(pg, 'f')} AS distance FROM [$catalog]._schema_fields f WHERE ${served('f')}") ${SEARCH}
   @references(references_name: "types", source_fields: ["type_name"], references_fields: ["name"], query: "root_type", references_query: "fields")
   @references(references_name: "types", source_fields: ["field_type_name"], references_fields: ["name"], query: "type", references_query: "used_by_fields")
   @references(references_name: "catalogs", source_fields: ["catalog"], references_fields: ["name"], query: "catalog_info", references_query: "fields")
@@ -79,6 +101,7 @@ type fields @view(name: "_schema_fields", sql: "SELECT f.type_name, f.name, f.de
   is_summarized: Boolean!
   ordinal: Int!
   vec: Vector
+  ${DISTANCE_FIELD}
 }
 
 """Arguments of fields."""
@@ -98,7 +121,7 @@ type arguments @view(name: "_schema_arguments", sql: "SELECT a.type_name, a.fiel
 }
 
 """Modules (dotted paths) and their root types."""
-type modules @view(name: "_schema_modules", sql: "SELECT name, description, long_description, query_root, mutation_root, function_root, mut_function_root, is_summarized, vec FROM [$catalog]._schema_modules")
+type modules @view(name: "_schema_modules", sql: "SELECT m.name, m.description, m.long_description, m.query_root, m.mutation_root, m.function_root, m.mut_function_root, m.is_summarized, m.vec, ${distance(pg, 'm')} AS distance FROM [$catalog]._schema_modules m") ${SEARCH}
   @references(references_name: "types", source_fields: ["query_root"], references_fields: ["name"], query: "query_root_type", references_query: "query_root_of")
   @references(references_name: "types", source_fields: ["mutation_root"], references_fields: ["name"], query: "mutation_root_type", references_query: "mutation_root_of")
   @references(references_name: "types", source_fields: ["function_root"], references_fields: ["name"], query: "function_root_type", references_query: "function_root_of")
@@ -112,6 +135,7 @@ type modules @view(name: "_schema_modules", sql: "SELECT name, description, long
   mut_function_root: String
   is_summarized: Boolean!
   vec: Vector
+  ${DISTANCE_FIELD}
 }
 
 """Which catalogs contribute to which module."""
@@ -162,11 +186,12 @@ type enum_values @view(name: "_schema_enum_values", sql: "SELECT e.type_name, e.
   ordinal: Int!
 }
 `;
+};
 
 /** The compiled catalog views, on the core database's kind, at `{ core { catalog { ... } } }`. */
 export function compileCatalogViews(type: SourceType): ResolvedCatalog {
   return compileCatalog(
     { name: CATALOG_VIEWS_SOURCE, type, prefix: CATALOG_VIEWS_PREFIX, asModule: true, readOnly: true, module: 'core.catalog' },
-    [{ file: 'src/system/catalog/views.ts', text: CATALOG_VIEWS_SDL }],
+    [{ file: 'src/system/catalog/views.ts', text: catalogViewsSdl(type) }],
   );
 }
