@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, realpath, rename, stat } from 'node:fs/promis
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { ObjectStorage, StorageStore } from './store.js';
 
@@ -34,6 +34,10 @@ const MAX_SCANNED = 100_000;
 // The SDK warns on Node 20 about its future releases; the version here is pinned (package.json),
 // so the warning would only puzzle operators reading the server's stderr.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+/** The S3 SDK takes about a second to load: only servers that reach a storage pay for it. */
+let sdkModule: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
+const sdk = () => (sdkModule ??= import('@aws-sdk/client-s3'));
 
 /** A copy for a DuckDB source may be large: it gets longer than a listing, but not forever. */
 const DOWNLOAD_TIMEOUT_MS = 15 * 60_000;
@@ -159,7 +163,8 @@ export class StorageFiles {
     return { storage, scheme: m[1]!, bucket: m[2]!, key: m[3]! };
   }
 
-  private client(s: ObjectStorage): S3Client {
+  private async client(s: ObjectStorage): Promise<S3Client> {
+    const { S3Client } = await sdk();
     const endpoint = /^https?:\/\//i.test(s.endpoint) ? s.endpoint : `${s.use_ssl ? 'https' : 'http'}://${s.endpoint}`;
     return new S3Client({
       endpoint, region: s.region || 'us-east-1', forcePathStyle: s.url_style !== 'vhost', maxAttempts: 2,
@@ -169,7 +174,8 @@ export class StorageFiles {
 
   /** Runs one S3 call; its failure names the storage and the service's error code, never a credential. */
   private async send<T>(s: ObjectStorage, what: string, fn: (c: S3Client, signal: AbortSignal) => Promise<T>): Promise<T> {
-    const c = this.client(s);
+    const { S3ServiceException } = await sdk();
+    const c = await this.client(s);
     try {
       return await fn(c, AbortSignal.timeout(this.o.timeoutMs));
     } catch (e) {
@@ -186,7 +192,8 @@ export class StorageFiles {
 
   private async get(s: ObjectStorage, bucket: string, key: string, timeoutMs: number): Promise<Readable> {
     // The body streams after send() returns: the client is kept open until it ends.
-    const c = this.client(s);
+    const { GetObjectCommand } = await sdk();
+    const c = await this.client(s);
     try {
       const r = await c.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: AbortSignal.timeout(timeoutMs) });
       const body = r.Body as Readable;
@@ -200,6 +207,7 @@ export class StorageFiles {
 
   private async listRemote(url: string): Promise<FileEntry[]> {
     const { storage, bucket, key, scheme } = await this.locate(url);
+    const { ListObjectsV2Command } = await sdk();
     const at = key.search(GLOB);
     const out: FileEntry[] = [];
     const entry = (k: string, size: number | undefined, modified: Date | undefined, etag: string | undefined): FileEntry =>
