@@ -79,7 +79,7 @@ describe.each(kinds)('core.catalog rows per role on a %s core database', (kind) 
     expect(c.arguments).toEqual([]);
     expect(c.enum_values.length).toBe(7);
     const admin = await t.gql('{ core { catalog { catalogs { name } module_intro(filter: {module: {eq: "core"}}) { field_name } } } }', undefined, ADMIN);
-    expect(names(admin.body.data.core.catalog.catalogs)).toEqual(['core', 'core.catalog', 'core.meta', 'core.storage', 'shop']);
+    expect(names(admin.body.data.core.catalog.catalogs)).toEqual(['core', 'core.catalog', 'core.cluster', 'core.meta', 'core.storage', 'shop']);
     expect(admin.body.data.core.catalog.module_intro.length).toBeGreaterThan(10);
   });
 });
