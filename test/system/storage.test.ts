@@ -245,6 +245,16 @@ type items @view(name: "items", sql: "SELECT id, name, price FROM read_parquet('
     ok(await gql('mutation { function { core { unload_data_source(name: "st") { success } } } }'));
   });
 
+  it('registers and unregisters through core.cluster as well (one node: the storage module itself)', async () => {
+    const r = await gql(`mutation($e: String!, $x: String!) { function { core { cluster {
+      register_storage(type: "s3", name: "via_cluster", scope: "other", key: "S3RVER", secret: $x, endpoint: $e, use_ssl: false) { success message } } } } }`, { e: endpoint, x: SECRET });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.function.core.cluster.register_storage).toMatchObject({ success: true });
+    expect((await ls('s3://other/', 'name')).body.data.core.storage.ls).toEqual([{ name: 's3://other/secret.txt' }]);
+    const u = await gql('mutation { function { core { cluster { unregister_storage(name: "via_cluster") { success } } } } }');
+    expect(u.body.data.function.core.cluster.unregister_storage).toMatchObject({ success: true });
+  });
+
   it('unregisters a storage; its URLs are then refused', async () => {
     const r = await gql('mutation { function { core { storage { unregister_storage(name: "lake") { success message } } } } }');
     expect(r.body.data.function.core.storage.unregister_storage).toEqual({ success: true, message: 'object storage "lake" unregistered' });

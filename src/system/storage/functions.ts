@@ -25,10 +25,10 @@ const REGISTER_ARGS =
 
 export const STORAGE_FUNCTIONS: readonly SystemFunction[] = [
   {
-    module: 'core.storage', mutation: true, name: 'register_object_storage', args: REGISTER_ARGS, returns: 'OperationResult', handler: 'storage_register',
+    module: 'core.storage', mutation: true, name: 'register_object_storage', args: REGISTER_ARGS, returns: 'OperationResult', handler: 'register_object_storage',
     description: 'Registers an object storage reached through the S3 API (s3, r2, gcs), or replaces the one of the same name; the secret is stored and never shown',
   },
-  { module: 'core.storage', mutation: true, name: 'unregister_storage', args: '(name: String!)', returns: 'OperationResult', handler: 'storage_unregister', description: 'Removes a registered object storage' },
+  { module: 'core.storage', mutation: true, name: 'unregister_storage', args: '(name: String!)', returns: 'OperationResult', handler: 'unregister_storage', description: 'Removes a registered object storage' },
   {
     module: 'core.storage', mutation: false, query: true, name: 'ls', args: '(path: String!)', returns: '[core_storage_ls!]!', handler: 'storage_ls',
     description: 'Files of a path: scheme://bucket/key of a registered storage, or a local path inside STORAGE_LOCAL_PATHS; a file, a directory (not recursive) or a glob (*, **, ?, {a,b})',
@@ -57,13 +57,13 @@ export function storageHandlers(deps: StorageDeps): Record<string, FunctionHandl
     if (deps.readOnly) throw new PublicError(ErrorCode.ReadOnly, 'the core database is read-only (CORE_DB_READONLY): storages cannot be registered');
   };
   return {
-    storage_register: async (a) => {
+    register_object_storage: async (a) => {
       writable();
       const s = storageOf(a);
       await deps.storages.upsert(s);
       return { success: true, affected_rows: 1, message: `object storage "${s.name}" registered for ${s.scope}` };
     },
-    storage_unregister: async (a) => {
+    unregister_storage: async (a) => {
       writable();
       const n = await deps.storages.remove(String(a.name ?? ''));
       if (!n) throw new PublicError(ErrorCode.NotFound, `unknown object storage "${String(a.name ?? '')}"`);
