@@ -87,7 +87,8 @@ export class ResultCache {
   }
 
   /** Single flight: concurrent callers of one key run `compute` once; others await its result. */
-  async wrap<T>(key: string, options: CacheEntryOptions, compute: () => Promise<T>, opts: { refresh?: boolean } = {}): Promise<{ value: T; hit: boolean }> {
+  /** `keep`: whether a computed value may be stored (a partial answer is not). */
+  async wrap<T>(key: string, options: CacheEntryOptions, compute: () => Promise<T>, opts: { refresh?: boolean; keep?: (value: T) => boolean } = {}): Promise<{ value: T; hit: boolean }> {
     if (!this.enabled) return { value: await compute(), hit: false };
     if (!opts.refresh) {
       const running = this.flights.get(key);
@@ -97,7 +98,7 @@ export class ResultCache {
         return { value: (f.text === undefined ? f.value : this.decodeOr(f.text, f.value)) as T, hit: f.hit };
       }
     }
-    const flight = this.fly(key, options, compute, Boolean(opts.refresh));
+    const flight = this.fly(key, options, compute, Boolean(opts.refresh), opts.keep as ((value: unknown) => boolean) | undefined);
     // A refresh replaces a running flight: later callers must get the fresh result, not the old one.
     this.flights.set(key, flight);
     try {
@@ -154,7 +155,7 @@ export class ResultCache {
     return { ...this.counts, l1Bytes: this.l1?.bytes ?? 0, l1Entries: this.l1?.size ?? 0 };
   }
 
-  private async fly(key: string, options: CacheEntryOptions, compute: () => Promise<unknown>, refresh: boolean): Promise<Flight> {
+  private async fly(key: string, options: CacheEntryOptions, compute: () => Promise<unknown>, refresh: boolean, keep?: (value: unknown) => boolean): Promise<Flight> {
     if (!refresh) {
       const found = await this.lookup(key);
       if (found) {
@@ -167,6 +168,7 @@ export class ResultCache {
     }
     const epoch = this.epoch;
     const value = await compute();
+    if (keep && !keep(value)) return { value, text: undefined, hit: false };
     let text: string | undefined;
     try {
       text = encodeValue(value);

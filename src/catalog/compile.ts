@@ -376,7 +376,8 @@ function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunc
     d.obj.calls = d.obj.calls.map((c) => {
       const fn = functions.find((f) => f.name === c.function && !f.mutation);
       if (!fn) {
-        ctx.problems.push(`unknown function "${c.function}" in @function_call of "${d.obj.localName}.${c.name}" ${where(c.loc)}`);
+        // A function of another source (an http endpoint, say) is called from an extension source.
+        ctx.problems.push(`unknown function "${c.function}" in @function_call of "${d.obj.localName}.${c.name}" ${where(c.loc)}: a function of another source is called from an extension source (docs/multi-source.md)`);
         return c;
       }
       if (c.join) {

@@ -97,14 +97,27 @@ export class CrossSource {
       return n;
     });
     const runtime = this.registry.runtime(node.source);
-    const query = withKeys(node.query, rows);
-    const result = runtime.fetchLevel
-      ? await runtime.fetchLevel(node, rows)
-      : await this.executor.readCompiled(ctx, runtime, runtime.compiler.compileQuery(query, ctx.timezone), false);
+    // Every statement or request of a level goes through the executor (counted, timed, traced, bounded).
+    const run = (stmt: CompiledSql) => this.executor.readCompiled(ctx, runtime, stmt, false);
+    let result: unknown;
+    try {
+      result = runtime.fetchLevel ? await runtime.fetchLevel(node, rows, run) : await run(runtime.compiler.compileQuery(withKeys(node.query, rows), ctx.timezone));
+    } catch (e) {
+      if (!(e instanceof PublicError)) throw e;
+      // The other source failed (an error of the remote, a timeout): this field fails at each of its
+      // paths, naming the source, and the rest of the answer stands (GraphQL field errors).
+      ctx.nestedFailures++;
+      for (const h of hits) h.holder[h.key] = e;
+      return;
+    }
     // Deeper levels are answered over all answers of this level at once.
     await this.answer(ctx, result, node.remotes);
     const answers = new Map<number, unknown>();
-    for (const r of (result ?? []) as Obj[]) answers.set(Number(r.i), r.v ?? null);
+    for (const r of (result ?? []) as Obj[]) {
+      // A source answering key by key (http) may fail for some keys only: those parents get the error.
+      if (r.v instanceof Error) ctx.nestedFailures++;
+      answers.set(Number(r.i), r.v ?? null);
+    }
     hits.forEach((h, n) => {
       const v = answers.get(rowOf[n]!) ?? null;
       h.holder[h.key] = v;

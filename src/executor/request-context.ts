@@ -17,6 +17,11 @@ export class RequestContext {
   readonly serial = new Serial();
   /** Statements sent to sources by this request (observable in tests and @stats). */
   statements = 0;
+  /**
+   * Cross-source levels whose source failed: their fields answer an error at their paths and the
+   * rest of the answer stands (src/executor/cross-source.ts). Such a partial answer is not cached.
+   */
+  nestedFailures = 0;
   /** `@stats` timings per root field path, reported in extensions.stats. */
   readonly stats: Record<string, { ms: number; cached: boolean }> = {};
   /** Response paths answered from the result cache (@stats, X-Svc-Cache). */

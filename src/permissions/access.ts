@@ -82,12 +82,14 @@ export interface AccessScope {
   readonly roots: ReadonlyMap<string, { readonly object: string; readonly op: ObjectOp }>;
   /** Data object -> its secret fields and how they are kept (never filtered, ordered or aggregated by value). */
   readonly secrets: ReadonlyMap<string, ReadonlyMap<string, SecretKind>>;
+  /** `Type.field` of a `@function_call` field -> `Type.field` of the function it calls: a role denied the function is denied the field. */
+  readonly calls: ReadonlyMap<string, string>;
 }
 
 /** `hash`: stored as a sha256 hash (API keys); `mask`: a password inside is shown as `***`. */
 export type SecretKind = 'hash' | 'mask';
 
-export const EMPTY_SCOPE: AccessScope = { owners: new Map(), systemObjects: new Set(), systemFields: new Set(), openFields: new Set(), roots: new Map(), secrets: new Map() };
+export const EMPTY_SCOPE: AccessScope = { owners: new Map(), systemObjects: new Set(), systemFields: new Set(), openFields: new Set(), roots: new Map(), secrets: new Map(), calls: new Map() };
 
 const scopes = new WeakMap<object, AccessScope>();
 
@@ -177,6 +179,12 @@ export class Access {
     if (owner !== type && this.rules.rule(type, field)?.disabled) return true;
     const root = this.scope.roots.get(coord);
     if (root && root.op !== 'query' && this.objectDenied(root.op, root.object)) return true;
+    // A field computed by a catalog function (in this source or another) needs the function too.
+    const fn = this.scope.calls.get(coord);
+    if (fn !== undefined) {
+      const dot = fn.indexOf('.');
+      if (this.fieldDenied(fn.slice(0, dot), fn.slice(dot + 1))) return true;
+    }
     // Only types of data objects count: a struct or function result type is not an object a
     // `data-object:query` row (even with `*`) can deny (issue 18 item 8).
     const target = returns === undefined ? undefined : this.ownerOf(returns);

@@ -45,5 +45,13 @@ export function buildAccessScope(index: SchemaIndex, system: SystemSurface): Acc
   for (const [coord, fn] of index.catalogFunctions) if (system.sources.has(fn.source)) systemFields.add(coord);
   const roots = new Map<string, { object: string; op: ObjectOp }>();
   for (const [coord, root] of index.roots) roots.set(coord, { object: root.object, op: OPS[root.kind] });
-  return { owners, systemObjects, systemFields, openFields, roots, secrets };
+  const fnCoords = new Map([...index.catalogFunctions].map(([coord, fn]) => [fn, coord] as const));
+  const calls = new Map<string, string>();
+  for (const obj of index.objects.values()) {
+    for (const c of obj.calls) {
+      const fn = fnCoords.get(index.functionsByName.get(`${c.source ?? obj.source}.${c.function}`)!);
+      if (fn) calls.set(`${obj.name}.${c.name}`, fn);
+    }
+  }
+  return { owners, systemObjects, systemFields, openFields, roots, secrets, calls };
 }

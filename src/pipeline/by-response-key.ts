@@ -6,6 +6,8 @@ export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _a
   if (!source || typeof source !== 'object') return undefined;
   const row = source as Record<string, unknown>;
   const v = row[info.path.key as string];
+  // A cross-source level that failed left its error here: the field fails at its path (src/executor/cross-source.ts).
+  if (v instanceof Error) throw v;
   // Objects the database returns whole (function results, JSON) are keyed by field name.
   return v === undefined ? row[info.fieldName] : v;
 };

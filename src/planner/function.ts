@@ -14,7 +14,7 @@ type Part = NonNullable<FunctionExpr['sql']>[number];
 const namespaceOf = (ctx: PlanContext, fn: CatalogFunction): string[] => [...ctx.tableName({ source: fn.source, table: '_' } as never).slice(0, -1)];
 
 /** An argument's value as a parameter: injected, or given by the client. */
-function argParam(ctx: PlanContext, fn: CatalogFunction, name: string, given: Record<string, unknown>): ParamExpr {
+export function argParam(ctx: PlanContext, fn: CatalogFunction, name: string, given: Record<string, unknown>): ParamExpr {
   const a = fn.args.find((x) => x.name === name);
   const value = a?.injected !== undefined ? substitute(a.injected.replaceAll('[$catalog]', fn.source), ctx.authVars) : (given[name] ?? null);
   return { kind: 'param', value, scalar: (a && isScalar(a.type) ? a.type : 'String') as ScalarName, ...(a?.list ? { list: true } : {}) };

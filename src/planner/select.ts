@@ -12,7 +12,7 @@ import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { isScalar as isScalarName, type ScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
-import { planRowCall } from './function.js';
+import { argParam, planRowCall } from './function.js';
 import { planBuckets } from './buckets.js';
 import { callKeyColumns, isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
 import { queryJoinFields, type RelationMode } from './query-joins.js';
@@ -109,13 +109,17 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
         const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(c, obj, a, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
         return { kind: 'fn_rows', key: k, call: expr, join };
       };
+      // The answer depends on the function's source: its tag, as a function's own answers carry (SPEC §9).
+      ctx.reads?.add(callFn.source);
       const remote = !!ctx.statement && callFn.source !== ctx.statement.source;
       let f: OutField;
       if (remote) {
         const columns = callKeyColumns(obj, call);
         const column = (field: string) => obj.fields.find((x) => x.name === field)?.column ?? field;
-        const callArgs = Object.fromEntries(callFn.args.map((a) => [a.name, a.name in call.args ? { key: columns.indexOf(column(call.args[a.name]!)) } : { value: args[a.name] ?? null }]));
-        f = planRemote(ctx, obj, alias, key, callFn.source, columns, false, (rctx, keys) => out(rctx, keys, 'v'), { fn: callFn, args: callArgs });
+        // Unmapped arguments are the field's own or injected (`@arg_default`), as within one source.
+        const callArgs = Object.fromEntries(callFn.args.map((a) => [a.name, a.name in call.args ? { key: columns.indexOf(column(call.args[a.name]!)) } : { value: argParam(ctx, callFn, a.name, args).value }]));
+        const join = call.join?.sourceFields.map((s2, i) => ({ key: columns.indexOf(column(s2)), field: call.join!.referencesFields[i]! }));
+        f = planRemote(ctx, obj, alias, key, callFn.source, columns, false, (rctx, keys) => out(rctx, keys, 'v'), { fn: callFn, args: callArgs, ...(join ? { join } : {}) });
       } else f = out(ctx, alias, key);
       planned.fields.push(f);
       planned.byKey.set(key, { field: f, kind: f.kind === 'scalar' ? 'scalar' : 'const' });

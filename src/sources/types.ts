@@ -71,9 +71,13 @@ export interface DataSourceRuntime {
   poolStats?(): PoolStats;
   /**
    * A cross-source level answered without SQL (sources with no SQL compiler, e.g. http): one
-   * `{ i, v }` per key row (`rows[n][0]` is `i`). Absent: the executor compiles `node.query`.
+   * `{ i, v }` per key row (`rows[n][0]` is `i`); `v` is a PublicError where that key's answer
+   * failed. Each statement goes through `run` (the executor: counted, timed, traced). Absent: the
+   * executor compiles `node.query`.
    */
-  fetchLevel?(node: import('../planner/ir/remote.js').RemoteNode, rows: readonly (readonly unknown[])[]): Promise<readonly { i: number; v: unknown }[]>;
+  fetchLevel?(
+    node: import('../planner/ir/remote.js').RemoteNode, rows: readonly (readonly unknown[])[], run: (stmt: CompiledSql) => Promise<unknown>,
+  ): Promise<readonly { i: number; v: unknown }[]>;
   /** Undefined when the source answers; otherwise why it does not (data_source_status). */
   ping?(): Promise<string | undefined>;
 }

@@ -166,7 +166,7 @@ describe('catalog errors name the file, the line and the thing', () => {
   it('@function_call names a function of the catalog, its arguments and the row fields', () => {
     const text = 'type o @table(name: "o") {\n  id: Int! @pk\n  t: Float @function_call(references_name: "nope", args: {x: "id"})\n  u: Float @function_call(references_name: "f", args: {y: "missing"})\n}\nextend type Function {\n  f(x: Int): Float @function(name: "f")\n}';
     expect(problems(text)).toEqual([
-      'unknown function "nope" in @function_call of "o.t" (cat/schema.graphql:3)',
+      'unknown function "nope" in @function_call of "o.t" (cat/schema.graphql:3): a function of another source is called from an extension source (docs/multi-source.md)',
       'function "f" has no argument "y" (@function_call of "o.u") (cat/schema.graphql:4)',
       'unknown field "missing" of "o" in @function_call (cat/schema.graphql:4)',
     ]);

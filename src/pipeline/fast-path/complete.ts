@@ -6,6 +6,12 @@ import type { Out } from './shape.js';
 
 export class Incomplete extends Error {}
 
+/** A cross-source field that failed holds its error: graphql-js reports it at its path. */
+function failed(v: unknown): never | false {
+  if (v instanceof Error) throw new Incomplete();
+  return false;
+}
+
 type Check = (value: unknown) => boolean;
 
 const checks = new WeakMap<Out, Check>();
@@ -62,6 +68,7 @@ function compileCheck(out: Out): Check {
       return (v) => {
         if (v === null || v === undefined) return v === null;
         if (unchanged?.(v)) return true;
+        failed(v);
         const s = type.serialize(v);
         if (s === null || s === undefined) throw new Incomplete();
         return s === v;
@@ -72,7 +79,7 @@ function compileCheck(out: Out): Check {
       const keys = out.keys;
       return (v) => {
         if (v === null || v === undefined) return v === null;
-        if (typeof v !== 'object' || Array.isArray(v)) {
+        if (typeof v !== 'object' || Array.isArray(v) || failed(v)) {
           completes(out, v); // throws where graphql-js reports an error
           return false;
         }
@@ -110,6 +117,7 @@ export function complete(out: Out, value: unknown): unknown {
       return value.map((item) => complete(out.of, item));
     case 'leaf': {
       if (value === null || value === undefined) return null;
+      failed(value);
       const s = out.type.serialize(value);
       if (s === null || s === undefined) throw new Incomplete();
       return s;
@@ -121,6 +129,7 @@ export function complete(out: Out, value: unknown): unknown {
 
 function completes(out: Extract<Out, { kind: 'object' }>, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  failed(value);
   const row = typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
   const result: Record<string, unknown> = {};
   for (const f of out.fields) {

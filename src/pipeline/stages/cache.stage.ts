@@ -73,12 +73,13 @@ export class CacheStage implements FieldStage {
     const options = { ttlMs: rule.ttlMs ?? this.cache.defaultTtlMs, tags: [...rule.tags, ...target.tags, ROLE_PERMISSIONS_TAG] };
     const { value, hit } = await inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
       const result = await this.cache.wrap(key, options, async () => {
+        const failures = ctx.nestedFailures;
         const v = await next();
         options.tags.push(...call.reads);
         // The cache keeps values, never the fast path's unparsed text; the objects read travel with
         // the entry, so a request answered from it still knows them.
-        return { v: v instanceof RawJson ? v.parse() : v, reads: [...call.reads] };
-      }, { refresh: rule.refresh });
+        return { v: v instanceof RawJson ? v.parse() : v, reads: [...call.reads], partial: ctx.nestedFailures !== failures };
+      }, { refresh: rule.refresh, keep: (r) => !r.partial });
       span.setAttribute('svc.cache.hit', result.hit);
       return result;
     });

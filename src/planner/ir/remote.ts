@@ -43,11 +43,14 @@ export interface RemoteNode {
   /**
    * Set for a `@function_call` level: the function and, per argument, the key column it takes
    * (index into `keys`) or its value. Sources without SQL (http) answer such a level from it
-   * through `DataSourceRuntime.fetchLevel`, one call per distinct key row.
+   * through `DataSourceRuntime.fetchLevel`, one call per distinct key row. `join`
+   * (`@table_function_call_join`): the rows of the answer kept for a key row are those whose
+   * `field` equals its key column `key`.
    */
   readonly call?: {
     readonly fn: import('../../catalog/model.js').CatalogFunction;
     readonly args: Readonly<Record<string, { readonly key: number } | { readonly value: unknown }>>;
+    readonly join?: readonly { readonly key: number; readonly field: string }[];
   };
 }
 

@@ -5,6 +5,7 @@ import type { CatalogFunction, DataObject, ResolvedCatalog } from '../../catalog
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { stringifyJson } from '../../shared/json.js';
 import { Semaphore } from '../../shared/semaphore.js';
+import type { RemoteNode } from '../../planner/ir/remote.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import type { DataSourceRuntime, Row, SourceConnection } from '../types.js';
 import { castTo, type CastContext } from './cast.js';
@@ -32,6 +33,18 @@ export async function fetchOpenApi(name: string, o: HttpSourceOptions, credentia
   const c = await credentials.get();
   const text = await send(name, o, { label: `GET ${o.specUri} (OpenAPI document)`, method: 'GET', url, headers: { accept: 'application/json, application/yaml', ...c.headers } });
   return readOpenApi(name, typeof text === 'string' ? text : stringifyJson(text));
+}
+
+type Run = (stmt: CompiledSql) => Promise<unknown>;
+
+/**
+ * `@table_function_call_join`: the rows of a table function's answer that match the parent row
+ * (answer field = key column); null when none, as within one source.
+ */
+function matching(answer: unknown, row: readonly unknown[], join: NonNullable<RemoteNode['call']>['join'] & object): unknown[] | null {
+  const same = (a: unknown, b: unknown) => a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b);
+  const kept = (Array.isArray(answer) ? answer : []).filter((r) => !!r && typeof r === 'object' && join.every((j) => same((r as Record<string, unknown>)[j.field], row[j.key + 1])));
+  return kept.length ? kept : null;
 }
 
 function valueText(v: unknown): string {
@@ -113,19 +126,51 @@ export class HttpSource implements DataSourceRuntime {
 
   /**
    * A function called for many rows (`@function_call` from a table of another source): equal
-   * argument sets are sent once, at most `x-svc-concurrency` requests at a time. One answer per
-   * entry of `calls`, in order.
+   * argument sets are sent once, at most `x-svc-concurrency` requests at a time, each through
+   * `run`. One outcome per entry of `calls`, in order: a key that failed does not fail the others.
    */
-  async callBatch(fn: CatalogFunction, calls: readonly Readonly<Record<string, unknown>>[]): Promise<unknown[]> {
+  private async settle(fn: CatalogFunction, calls: readonly Readonly<Record<string, unknown>>[], run: Run): Promise<PromiseSettledResult<unknown>[]> {
     const endpoint = this.endpoints.get(fn.dbName);
     if (!endpoint) throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" has no endpoint for function "${fn.name}"`);
     const distinct = new Map<string, Promise<unknown>>();
     const keyOf = (args: Readonly<Record<string, unknown>>) => stringifyJson(fn.args.map((a) => args[a.name] ?? null));
     for (const args of calls) {
       const key = keyOf(args);
-      if (!distinct.has(key)) distinct.set(key, this.batches.run(() => this.call(this.compiler.statement(endpoint, args))));
+      if (!distinct.has(key)) distinct.set(key, this.batches.run(() => run(this.compiler.statement(endpoint, args))));
     }
-    return Promise.all(calls.map((args) => distinct.get(keyOf(args))!));
+    return Promise.allSettled(calls.map((args) => distinct.get(keyOf(args))!));
+  }
+
+  /** The answers of `fn` for many argument sets (see settle); the first failure fails the batch. */
+  async callBatch(fn: CatalogFunction, calls: readonly Readonly<Record<string, unknown>>[], run: Run = (stmt) => this.call(stmt)): Promise<unknown[]> {
+    return (await this.settle(fn, calls, run)).map((s) => {
+      if (s.status === 'rejected') throw s.reason;
+      return s.value;
+    });
+  }
+
+  /**
+   * A `@function_call` / `@table_function_call_join` level from rows of another source (SPEC §5):
+   * the function called once per distinct argument set. A key whose call failed answers its
+   * PublicError (the field fails at those parents' paths only).
+   */
+  async fetchLevel(node: RemoteNode, rows: readonly (readonly unknown[])[], run: Run): Promise<{ i: number; v: unknown }[]> {
+    const call = node.call;
+    if (!call) throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" serves functions only: no relation can lead into it`);
+    const argsOf = (row: readonly unknown[]) => Object.fromEntries(Object.entries(call.args).map(([a, m]) => [a, 'key' in m ? row[m.key + 1] : m.value]));
+    // A row without a value for a required argument answers null without a request, as a strict
+    // SQL function called with NULL would.
+    const required = call.fn.args.filter((a) => a.nonNull).map((a) => a.name);
+    const given = (args: Record<string, unknown>) => required.every((a) => args[a] !== null && args[a] !== undefined);
+    const asked = rows.filter((row) => given(argsOf(row)));
+    const settled = new Map((await this.settle(call.fn, asked.map(argsOf), run)).map((s, n) => [asked[n]!, s] as const));
+    return rows.map((row) => {
+      const s = settled.get(row);
+      if (!s) return { i: Number(row[0]), v: null };
+      if (s.status === 'rejected' && !(s.reason instanceof PublicError)) throw s.reason;
+      const v = s.status === 'rejected' ? s.reason : call.join ? matching(s.value, row, call.join) : s.value;
+      return { i: Number(row[0]), v };
+    });
   }
 
   /** Mutation functions join the request's "transaction": an http call is not transactional (docs). */
