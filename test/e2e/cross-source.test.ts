@@ -13,7 +13,7 @@ const goldenSql = (name: string, st: { source: string; sql: string }[]) =>
 const CRM = {
   name: 'crm',
   yaml: 'type: duckdb\npath: ":memory:"\nprefix: crm\nseed: seed.sql\n',
-  schema: 'type customers @table(name: "customers") {\n  id: Int! @pk\n  name: String\n  country: String\n  home: Geometry\n}\n\nextend type Function {\n  shout(text: String): String @function(name: "shout", sql: "upper([text]) || \'!\'")\n}\n',
+  schema: 'type customers @table(name: "customers") {\n  id: Int! @pk\n  name: String\n  country: String\n  home: Geometry\n}\n\nextend type Function {\n  shout(text: String): String @function(name: "shout", sql: "upper([text]) || \'!\'")\n  boom(text: String): String @function(name: "boom", sql: "error(\'no such status\')")\n}\n',
   seed: "CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR, country VARCHAR, home VARCHAR);\nINSERT INTO customers VALUES (1, 'Ada', 'GB', 'POINT(1 1)'), (2, 'Alan', 'GB', 'POINT(2 2)'), (3, 'Grace', 'US', 'POINT(50 50)'), (4, 'Edsger', 'NL', NULL);\n",
 };
 const SALES = {
@@ -44,6 +44,8 @@ extend type crm_customers {
 extend type sales_orders {
   "A DuckDB function called with values of PostgreSQL rows."
   loud_status: String @function_call(references_name: "shout", args: {text: "status"})
+  "A function that fails in the other source."
+  broken_status: String @function_call(references_name: "boom", args: {text: "status"})
 }
 `,
 };
@@ -168,6 +170,44 @@ describe('cross-source relations', () => {
     const r = await gql('{ sales_orders(filter: {customer: {name: {eq: "Ada"}}}) { id } }');
     expect(r.body.errors[0].message).toMatch(/reaches "crm_customers" of source "crm"/);
     expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  // What one statement would have to hold (both sources' rows together) is refused before any
+  // statement runs, with a code and the root field's path: never a wrong answer or an internal error.
+  it.each([
+    ['a filter through a 1:N relation', '{ crm_customers(filter: {orders: {any_of: {total: {gt: 100}}}}) { id } }', 'the filter on "orders" reaches "sales_orders" of source "sales"'],
+    ['a filter inside a cross-source relation back into the parent source', '{ crm_customers { orders(filter: {customer: {name: {eq: "Ada"}}}) { id } } }', 'the filter on "customer" reaches "crm_customers" of source "crm"'],
+    ['a filter of a cross-source aggregation through a relation', '{ crm_customers { orders_aggregation(filter: {customer: {name: {eq: "Ada"}}}) { _rows_count } } }', 'the filter on "customer" reaches "crm_customers"'],
+    ['a filter inside _join through a relation', '{ crm_customers { _join(fields: ["id"]) { sales_orders(fields: ["customer_id"], filter: {customer: {name: {eq: "Ada"}}}) { id } } } }', 'the filter on "customer" reaches "crm_customers"'],
+    ['order_by an N:1 path in another source', '{ sales_orders(order_by: [{field: "customer.name"}]) { id customer { name } } }', 'order_by field "customer.name" of "sales_orders" is in another source'],
+    ['order_by a cross-source aggregation', '{ crm_customers(order_by: [{field: "orders_aggregation.total.sum"}]) { id orders_aggregation { total { sum } } } }', 'order_by field "orders_aggregation.total.sum" of "crm_customers" is in another source'],
+    ['order_by a field computed in another source', '{ sales_orders(order_by: [{field: "loud_status"}]) { id loud_status } }', 'order_by field "loud_status" of "sales_orders" is in another source'],
+    ['order_by inside a relation, by a path back into the parent source', '{ crm_customers { orders(order_by: [{field: "customer.name"}]) { id customer { name } } } }', 'order_by field "customer.name" of "sales_orders" is in another source'],
+    ['a cross-source N:1 inside a root aggregation', '{ sales_orders_aggregation { _rows_count customer { name { count } } } }', 'aggregation field "_sales_orders_aggregation.customer" reaches "crm_customers" of source "crm"'],
+    ['a cross-source 1:N inside a root aggregation', '{ crm_customers_aggregation { orders { total { sum } } } }', 'aggregation field "_crm_customers_aggregation.orders" reaches "sales_orders"'],
+    ['a cross-source relation inside bucket aggregations', '{ crm_customers_bucket_aggregation { key { country } aggregations { orders { total { sum } } } } }', 'aggregation field "_crm_customers_aggregation.orders" reaches "sales_orders"'],
+    ['a bucket key in another source', '{ sales_orders_bucket_aggregation { key { customer { country } } aggregations { _rows_count } } }', 'bucket key "sales_orders.customer" reaches "crm_customers" of source "crm"'],
+    ['a bucket key in another source, inside a cross-source relation', '{ crm_customers { orders_bucket_aggregation { key { customer { name } } aggregations { _rows_count } } } }', 'bucket key "sales_orders.customer" reaches "crm_customers"'],
+  ])('refused: %s', async (_what, query, message) => {
+    const r = await gql(query);
+    expect(r.body.errors, r.text).toHaveLength(1);
+    expect(r.body.errors[0].message).toContain(message);
+    expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(r.body.errors[0].path).toEqual([Object.keys(r.body.data)[0]]);
+    expect(r.statements).toEqual([]);
+  });
+
+  it('ordering and limiting inside the other source work: bucket order and limit per parent', async () => {
+    const r = await gql('{ crm_customers(order_by: [{field: "id"}]) { id orders_bucket_aggregation(order_by: [{field: "aggregations.total.sum", direction: DESC}], limit: 1) { key { status } aggregations { total { sum } } } } }');
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.crm_customers.map((c: any) => c.orders_bucket_aggregation?.[0].aggregations.total.sum ?? null)).toEqual([200, 300, 20, null]);
+    expect(perSource(r.statements)).toEqual({ crm: 1, sales: 1 });
+  });
+
+  it('a cross-source level whose statement fails: that field fails at each of its paths, the rest answers', async () => {
+    const r = await gql('{ sales_orders(filter: {id: {lte: 11}}, order_by: [{field: "id"}]) { id loud_status broken_status } n: sales_orders_aggregation { _rows_count } }');
+    expect(r.body.data).toEqual({ sales_orders: [{ id: 10, loud_status: 'PAID!', broken_status: null }, { id: 11, loud_status: 'PAID!', broken_status: null }], n: { _rows_count: 6 } });
+    expect(r.body.errors.map((e: any) => [e.path.join('.'), e.extensions.code])).toEqual([['sales_orders.0.broken_status', 'QUERY_FAILED'], ['sales_orders.1.broken_status', 'QUERY_FAILED']]);
   });
 });
 
