@@ -56,6 +56,15 @@ export function parseDbJson(text: string): unknown {
 export function stringifyMarkingBigInts(value: unknown, mark: string): { text: string | undefined; found: boolean } {
   const proto = BigInt.prototype as { toJSON?: () => string };
   const previous = proto.toJSON;
+  if (!previous) {
+    // Most values hold no BigInt: plain JSON.stringify, which throws a TypeError on the first one.
+    // Changing BigInt.prototype on every call would also throw away V8's caches of its shape.
+    try {
+      return { text: JSON.stringify(value) as string | undefined, found: false };
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+    }
+  }
   let found = false;
   proto.toJSON = function (this: bigint) {
     found = true;

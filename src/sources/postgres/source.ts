@@ -27,6 +27,20 @@ const EXACT_JSON = {
 /** Prepared statements kept per connection (the server holds them in each session's memory). */
 const MAX_NAMED = 500;
 
+/** Statement names by SQL text: hashing the text of every statement showed in profiles of short reads. */
+const names = new Map<string, string>();
+
+function nameOf(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    name = `svc_${createHash('sha1').update(sql).digest('hex')}`;
+    // Plans are cached per operation, so the texts repeat; a bounded map forgets when they don't.
+    if (names.size >= MAX_NAMED * 4) names.clear();
+    names.set(sql, name);
+  }
+  return name;
+}
+
 /** Session settings every connection gets: intervals print as ISO-8601 durations (SPEC §3.4). */
 const SESSION_OPTIONS = '-c intervalstyle=iso_8601';
 
@@ -181,7 +195,7 @@ export class PostgresSource implements DataSourceRuntime {
 
   /** A statement name for `sql` on this connection, or undefined once the connection holds many. */
   private statementName(c: pg.ClientBase, sql: string): string | undefined {
-    const name = `svc_${createHash('sha1').update(sql).digest('hex')}`;
+    const name = nameOf(sql);
     let names = this.named.get(c);
     if (!names) this.named.set(c, (names = new Set()));
     if (names.has(name)) return name;
