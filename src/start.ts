@@ -6,7 +6,7 @@ import { PublicError } from './shared/errors.js';
 import { createLogger, type Logger } from './shared/logger.js';
 import { createApp } from './server.js';
 import { loadExtensionModules } from './extensions/load.js';
-import { SvcRuntime } from './system/runtime.js';
+import { ReadinessProbe } from './system/readiness.js';
 import { tracingRequested } from './tracing/requested.js';
 
 const PROBES = new Set(['/health', '/ready', '/metrics']);
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     log.info(`svc health and metrics on http://${bind.host}:${bind.port}/health`);
   }
   stopOnSignals(config, log, async () => {
-    app.get(SvcRuntime).readiness.markStopping();
+    app.get(ReadinessProbe).markStopping();
     if (config.SHUTDOWN_DELAY) {
       // Load balancers see /ready at 503 and stop sending before the listener goes away.
       log.info({ delay_ms: config.SHUTDOWN_DELAY }, 'svc: /ready is 503; serving on for SHUTDOWN_DELAY');

@@ -4,7 +4,8 @@
 import { Inject, Injectable, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, ModuleRef } from '@nestjs/core';
 import { GraphQLSchemaBuilderModule, RESOLVER_TYPE_METADATA } from '@nestjs/graphql';
-import { SvcRuntime } from '../system/runtime.js';
+import { SchemaService } from '../pipeline/schema.service.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
 import { bindResolver } from './bind.js';
 import { buildCodeFirst } from './code-first.js';
 import { ExtensionSchema, parentRow } from './extension-schema.js';
@@ -14,7 +15,8 @@ export class ExtensionsLoader implements OnModuleInit {
   constructor(
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(ModuleRef) private readonly modules: ModuleRef,
-    @Inject(SvcRuntime) private readonly runtime: SvcRuntime,
+    @Inject(SchemaService) private readonly schemas: SchemaService,
+    @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -24,8 +26,8 @@ export class ExtensionsLoader implements OnModuleInit {
     const codeFirst = await buildCodeFirst(this.modules, classes);
     if (!codeFirst) return;
     const fields = found.flatMap((w) => bindResolver(w.instance as object, () => parentRow));
-    this.runtime.schema.extend(new ExtensionSchema(codeFirst, fields));
-    this.runtime.log.info({ resolvers: classes.map((c) => c.name), fields: fields.map((f) => f.coordinate) }, 'svc: extension fields merged into the schema');
+    this.schemas.extend(new ExtensionSchema(codeFirst, fields));
+    this.log.info({ resolvers: classes.map((c) => c.name), fields: fields.map((f) => f.coordinate) }, 'svc: extension fields merged into the schema');
   }
 }
 

@@ -6,17 +6,19 @@ import { Registry } from 'prom-client';
 import { cacheMetrics } from '../cache/index.js';
 import { pipelineRegistry } from '../pipeline/metrics.js';
 import { metrics, type PoolStats, readPoolsFrom, registry } from '../shared/metrics.js';
-import { SvcRuntime } from '../system/runtime.js';
+import { Executor } from '../executor/executor.js';
+import { DuckDbEngine } from '../sources/duckdb/engine.js';
+import { SourceRegistry } from '../sources/registry.js';
 
 @Controller('metrics')
 export class MetricsController {
-  constructor(@Inject(SvcRuntime) runtime: SvcRuntime) {
-    runtime.executor.observe((source) => metrics.statements.inc({ source }));
-    runtime.executor.observeDuration((source, ms) => metrics.statementDuration.observe({ source }, ms / 1000));
+  constructor(@Inject(Executor) executor: Executor, @Inject(DuckDbEngine) engine: DuckDbEngine, @Inject(SourceRegistry) registry: SourceRegistry) {
+    executor.observe((source) => metrics.statements.inc({ source }));
+    executor.observeDuration((source, ms) => metrics.statementDuration.observe({ source }, ms / 1000));
     // Pools: the embedded DuckDB engine's (shared by every DuckDB source) and each PostgreSQL source's.
     readPoolsFrom(function* (): Iterable<readonly [string, PoolStats]> {
-      yield ['duckdb', runtime.engine.poolStats()];
-      for (const s of runtime.registry.all()) if (s.runtime.poolStats) yield [s.runtime.name, s.runtime.poolStats()];
+      yield ['duckdb', engine.poolStats()];
+      for (const s of registry.all()) if (s.runtime.poolStats) yield [s.runtime.name, s.runtime.poolStats()];
     });
   }
 

@@ -1,5 +1,5 @@
 // The jq feature as a Nest module: the engine (one worker pool per process), the /jq-query route and
-// the cache hook. It relies on AppModule's global providers (SvcRuntime, CONFIG, LOGGER, and
+// the cache hook. It relies on the node's global providers (ResultCache, CONFIG, LOGGER, and
 // IdentityService, RoleGate, APOLLO by token).
 import { type DynamicModule, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';

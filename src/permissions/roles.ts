@@ -4,6 +4,9 @@ import { metrics } from '../shared/metrics.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 
 /** Where role rows are kept (the core store, src/system/core-store.ts). */
+/** Injection token of the RoleStore (the core database, bound by the system module). */
+export const ROLE_STORE = Symbol('svc.role-store');
+
 export interface RoleStore {
   role(name: string): Promise<{ disabled?: unknown } | undefined | null>;
 }

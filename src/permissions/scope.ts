@@ -5,7 +5,7 @@ import { names } from '../schema/object-sdl.js';
 import type { RootKind, SchemaIndex } from '../schema/surface.js';
 import type { AccessScope, ObjectOp, SecretKind } from './access.js';
 
-/** What the server itself declares about its system module (src/system/runtime.ts). */
+/** What the server itself declares about its system module (src/system/system.module.ts). */
 export interface SystemSurface {
   /** Sources whose objects form the system module (`core`). */
   readonly sources: ReadonlySet<string>;

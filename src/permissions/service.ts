@@ -5,6 +5,9 @@ import { type PermissionRow, RoleAccess } from './access.js';
 const TTL_MS = 60 * 60 * 1000;
 
 /** Where role permission rows are kept (the core store, src/system/core-store.ts). */
+/** Injection token of the PermissionStore (the core database, bound by the system module). */
+export const PERMISSION_STORE = Symbol('svc.permission-store');
+
 export interface PermissionStore {
   rolePermissions(role: string): Promise<readonly Record<string, unknown>[]>;
 }

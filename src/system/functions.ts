@@ -6,7 +6,7 @@ import { compileSchema } from '../pipeline/schema.service.js';
 import type { SystemFunction } from '../schema/surface.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { SvcRuntime } from './runtime.js';
+import type { Invalidation } from '../cache/invalidation.js';
 
 export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
   { module: 'core', mutation: true, name: 'load_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'load_data_source', description: 'Loads or reloads a data source and serves its catalog' },
@@ -20,8 +20,8 @@ export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
 export interface FunctionDeps {
   readonly lifecycle: Lifecycle;
   readonly registry: SourceRegistry;
-  /** The runtime, once built (the cache and permission caches live there). */
-  readonly runtime: () => SvcRuntime;
+  /** Tag invalidation of the result cache and the caches kept beside it. */
+  readonly invalidation: Invalidation;
 }
 
 export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandler> {
@@ -44,7 +44,7 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
     },
     cache_invalidate: async (args) => {
       const tags = (args.tags as string[] | null | undefined) ?? undefined;
-      const n = await deps.runtime().invalidate(tags);
+      const n = await deps.invalidation.invalidate(tags);
       return { success: true, affected_rows: n, message: tags?.length ? `invalidated tags ${tags.join(', ')}` : 'invalidated everything' };
     },
     data_source_status: (args) => deps.lifecycle.status(name(args)),

@@ -17,8 +17,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Compiles src/cache and the helpers it imports; returns the directory. */
 function build(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cache-child-'));
-  // The cache imports nothing but src/shared (scripts/layers.mjs keeps it so).
-  const files = ['src/cache', 'src/shared'].flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith('.ts')).map((f) => `${d}/${f}`));
+  // The cache imports nothing but src/shared (scripts/layers.mjs keeps it so); its Nest module
+  // (cache.module.ts, wiring for the application) is not part of what the child loads.
+  const files = ['src/cache', 'src/shared'].flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith('.ts') && !f.endsWith('.module.ts')).map((f) => `${d}/${f}`));
   for (const f of files) {
     const out = join(dir, f.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });

@@ -7,7 +7,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '../../src/config/load.js';
 import { createApp } from '../../src/server.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { SvcRuntime } from '../../src/system/runtime.js';
+import { type NodeParts, partsOf } from './node.js';
 
 export const CATALOGS = join(import.meta.dirname, '..', '..', 'catalogs');
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -21,7 +21,7 @@ export interface Reply {
 
 export interface TestApp {
   app: NestFastifyApplication;
-  runtime: SvcRuntime;
+  runtime: NodeParts;
   dir: string;
   gql(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<Reply>;
   request(opts: { method: 'GET' | 'POST'; url: string; payload?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
@@ -54,7 +54,7 @@ export async function startApp(env: Record<string, string> = {}, imports: import
   };
   return {
     app,
-    runtime: app.get(SvcRuntime),
+    runtime: partsOf(app),
     dir,
     request,
     gql: (query, variables, headers) =>

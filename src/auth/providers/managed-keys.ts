@@ -6,6 +6,9 @@ import { unauthenticated } from '../errors.js';
 import type { AuthRequest } from '../request.js';
 
 /** The one thing this module needs of the core store (src/system/core-store.ts). */
+/** Injection token of the ApiKeyStore (the core database, bound by the system module). */
+export const API_KEY_STORE = Symbol('svc.api-key-store');
+
 export interface ApiKeyStore {
   apiKeyByKey(key: string): Promise<Record<string, unknown> | undefined>;
 }

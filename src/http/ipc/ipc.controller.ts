@@ -6,10 +6,12 @@ import { HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import { SvcRuntime } from '../../system/runtime.js';
+import type { RequestLimits } from '../../pipeline/limits/cost-limit.js';
+import { SchemaService } from '../../pipeline/schema.service.js';
+import { LOGGER, type Logger } from '../../shared/logger.js';
 import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { sendFailure } from '../errors.js';
-import { APOLLO } from '../../pipeline/tokens.js';
+import { APOLLO, LIMITS } from '../../pipeline/tokens.js';
 import { writeAnswer } from './answer.js';
 import { BOUNDARY, MultipartWriter } from './multipart.js';
 import { type IpcOutcome, type IpcRequest, runIpc } from './runner.js';
@@ -19,7 +21,9 @@ export class IpcController {
   constructor(
     @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
     @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
-    @Inject(SvcRuntime) readonly runtime: SvcRuntime,
+    @Inject(LIMITS) readonly limits: RequestLimits,
+    @Inject(SchemaService) readonly schemas: SchemaService,
+    @Inject(LOGGER) readonly log: Logger,
   ) {}
 
   @Post('ipc')
@@ -32,17 +36,17 @@ export class IpcController {
       const context = await this.contexts.fromHeaders(req.headers, '/ipc');
       const headers = new HeaderMap();
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-      outcome = await runIpc(this.apollo, this.runtime, context, (req.body ?? {}) as IpcRequest, headers);
+      outcome = await runIpc(this.apollo, this, context, (req.body ?? {}) as IpcRequest, headers);
     } catch (e) {
-      return sendFailure(reply, e, this.runtime.log);
+      return sendFailure(reply, e, this.log);
     }
     if (outcome.kind === 'json') return void reply.status(outcome.status).header('content-type', 'application/json; charset=utf-8').send(outcome.text);
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': `multipart/mixed; boundary=${BOUNDARY}`, 'x-request-id': String(req.id) });
     try {
-      await writeAnswer(new MultipartWriter(reply.raw), outcome.answer, outcome.parts, outcome.streams, outcome.fragments, this.runtime.log);
+      await writeAnswer(new MultipartWriter(reply.raw), outcome.answer, outcome.parts, outcome.streams, outcome.fragments, this.log);
     } catch (e) {
-      this.runtime.log.error({ err: e }, 'ipc: answer failed');
+      this.log.error({ err: e }, 'ipc: answer failed');
       reply.raw.destroy();
     }
   }

@@ -18,11 +18,15 @@ import type { RawHeaders } from '../../auth/request.js';
 import type { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { Serial } from '../../shared/mutex.js';
-import { SvcRuntime } from '../../system/runtime.js';
+import type { Config } from '../../config/schema.js';
+import { CONFIG } from '../../config/tokens.js';
+import type { RequestLimits } from '../../pipeline/limits/cost-limit.js';
+import { SchemaService } from '../../pipeline/schema.service.js';
+import { LOGGER, type Logger } from '../../shared/logger.js';
 import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { MIN_INTERVAL_MS } from '../subscribe/operation.js';
 import { parseDurationMs } from '../../shared/duration.js';
-import { APOLLO } from '../../pipeline/tokens.js';
+import { APOLLO, LIMITS } from '../../pipeline/tokens.js';
 import { writeAnswer } from './answer.js';
 import type { PartSink } from './multipart.js';
 import { runIpc } from './runner.js';
@@ -155,12 +159,12 @@ class IpcSession {
         return false;
       }
       const body = { query: m.query, ...(m.variables ? { variables: m.variables } : {}), ...(m.operationName ? { operationName: m.operationName } : {}) };
-      const outcome = await runIpc(this.server.apollo, this.server.runtime, context, body);
+      const outcome = await runIpc(this.server.apollo, this.server, context, body);
       if (outcome.kind === 'json') {
         this.send({ type: 'error', id, errors: (JSON.parse(outcome.text) as { errors?: unknown[] }).errors ?? [] });
         return false;
       }
-      await writeAnswer(new SocketSink(this.ws, id, stop), outcome.answer, outcome.parts, outcome.streams, outcome.fragments, this.server.runtime.log);
+      await writeAnswer(new SocketSink(this.ws, id, stop), outcome.answer, outcome.parts, outcome.streams, outcome.fragments, this.server.log);
       return !stop.aborted;
     });
   }
@@ -194,13 +198,16 @@ export class IpcSocketServer implements OnApplicationBootstrap, OnApplicationShu
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
     @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
     @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
-    @Inject(SvcRuntime) readonly runtime: SvcRuntime,
+    @Inject(LIMITS) readonly limits: RequestLimits,
+    @Inject(SchemaService) readonly schemas: SchemaService,
+    @Inject(LOGGER) readonly log: Logger,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   onApplicationBootstrap(): void {
     const wss = new WebSocketServer({
       noServer: true,
-      maxPayload: this.runtime.config.MAX_BODY_SIZE,
+      maxPayload: this.config.MAX_BODY_SIZE,
       handleProtocols: (protocols) => (protocols.has(IPC_SUBPROTOCOL) ? IPC_SUBPROTOCOL : false),
     });
     this.wss = wss;

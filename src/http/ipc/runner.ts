@@ -6,8 +6,8 @@ import { HeaderMap } from '@apollo/server';
 import { parse } from 'graphql';
 import { type RowStream, RequestContext } from '../../executor/request-context.js';
 import { parseDbJson } from '../../shared/json.js';
-import type { SvcRuntime } from '../../system/runtime.js';
-import { refusalBody, requestGuard, requestParts } from '../../pipeline/limits/cost-limit.js';
+import type { SchemaService } from '../../pipeline/schema.service.js';
+import { refusalBody, type RequestLimits, requestParts } from '../../pipeline/limits/cost-limit.js';
 import type { GraphqlAnswer } from './answer.js';
 import type { Fragments } from './arrow.js';
 import { fragmentsOf, operationOf, type ResultPart, resultParts } from './parts.js';
@@ -22,10 +22,16 @@ export type IpcOutcome =
   | { readonly kind: 'json'; readonly status: number; readonly text: string }
   | { readonly kind: 'parts'; readonly answer: GraphqlAnswer; readonly parts: readonly ResultPart[]; readonly fragments: Fragments; readonly streams: ReadonlyMap<string, RowStream> };
 
-export async function runIpc(apollo: ApolloServer<RequestContext>, runtime: SvcRuntime, context: RequestContext, body: IpcRequest, headers: HeaderMap = new HeaderMap()): Promise<IpcOutcome> {
+/** What /ipc reads besides Apollo: the request limits of /query and the served schema. */
+export interface IpcDeps {
+  readonly limits: RequestLimits;
+  readonly schemas: SchemaService;
+}
+
+export async function runIpc(apollo: ApolloServer<RequestContext>, deps: IpcDeps, context: RequestContext, body: IpcRequest, headers: HeaderMap = new HeaderMap()): Promise<IpcOutcome> {
   context.streams = new Map<string, RowStream>();
   const given = requestParts('POST', body, '');
-  const refused = requestGuard(runtime.config).before?.(given.query, given.variables, context.identity, given.variablesText);
+  const refused = deps.limits.before?.(given.query, given.variables, context.identity, given.variablesText);
   if (refused) return { kind: 'json', status: 200, text: refusalBody(refused) };
   headers.set('content-type', 'application/json');
   // /ipc answers in its own media type; Apollo is asked for plain JSON.
@@ -40,7 +46,7 @@ export async function runIpc(apollo: ApolloServer<RequestContext>, runtime: SvcR
   const operation = document && operationOf(document, typeof body.operationName === 'string' ? body.operationName : undefined);
   // Refused before execution (syntax, validation, authorisation): /query's JSON answer.
   if (!document || !operation) return { kind: 'json', status, text };
-  const served = runtime.schema.current;
+  const served = deps.schemas.current;
   const fragments = fragmentsOf(document);
   return { kind: 'parts', answer, parts: resultParts(served.schema, operation, fragments, served.index.modules), fragments, streams: context.streams };
 }

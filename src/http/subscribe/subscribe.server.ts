@@ -16,10 +16,12 @@ import type { Identity } from '../../auth/identity.js';
 import { RequestContext } from '../../executor/request-context.js';
 import { PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
-import { SvcRuntime } from '../../system/runtime.js';
+import type { Config } from '../../config/schema.js';
+import { CONFIG } from '../../config/tokens.js';
+import type { RequestLimits } from '../../pipeline/limits/cost-limit.js';
+import { SchemaService } from '../../pipeline/schema.service.js';
 import { RequestContextFactory } from '../../pipeline/context.factory.js';
-import { requestGuard } from '../../pipeline/limits/cost-limit.js';
-import { APOLLO } from '../../pipeline/tokens.js';
+import { APOLLO, LIMITS } from '../../pipeline/tokens.js';
 import { type PeriodicQuery, periodicQuery } from './operation.js';
 
 export const SUBSCRIBE_PATH = '/subscribe';
@@ -53,11 +55,13 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
     @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
     @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
-    @Inject(SvcRuntime) readonly runtime: SvcRuntime,
+    @Inject(LIMITS) private readonly limits: RequestLimits,
+    @Inject(SchemaService) private readonly schemas: SchemaService,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   onApplicationBootstrap(): void {
-    const wss = new WebSocketServer({ noServer: true, maxPayload: this.runtime.config.MAX_BODY_SIZE });
+    const wss = new WebSocketServer({ noServer: true, maxPayload: this.config.MAX_BODY_SIZE });
     this.wss = wss;
     const server = this.host.httpAdapter.getHttpServer() as Server;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -82,14 +86,14 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
         onSubscribe: (ctx, _id, payload) => {
           let document;
           try {
-            document = parse(payload.query, { maxTokens: this.runtime.config.MAX_TOKENS || undefined });
+            document = parse(payload.query, { maxTokens: this.config.MAX_TOKENS || undefined });
           } catch (e) {
             return [e instanceof GraphQLError ? e : new GraphQLError(String(e))];
           }
           const periodic = periodicQuery(document, payload.operationName ?? undefined, payload.variables ?? {});
           if (periodic instanceof GraphQLError) return [periodic];
           // graphql-ws runs `subscribe` with these arguments; the schema is not asked (it has no Subscription type).
-          return { schema: this.runtime.schema.current.schema, document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? {}, contextValue: { periodic, headers: ctx.extra.headers } } as ExecutionArgs;
+          return { schema: this.schemas.current.schema, document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? {}, contextValue: { periodic, headers: ctx.extra.headers } } as ExecutionArgs;
         },
         subscribe: (args) => {
           const { periodic, headers } = args.contextValue as { periodic: PeriodicQuery; headers: RawHeaders };
@@ -133,7 +137,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
   }
 
   private async run(p: PeriodicQuery, context: RequestContext, variables: Record<string, unknown>): Promise<ExecutionResult> {
-    const refused = requestGuard(this.runtime.config).before?.(p.query, variables, context.identity);
+    const refused = this.limits.before?.(p.query, variables, context.identity);
     if (refused) return { errors: [refused] };
     const http = new HeaderMap([['content-type', 'application/json']]);
     const response = await this.apollo.executeHTTPGraphQLRequest({

@@ -1,0 +1,18 @@
+// The executor's module: runs the planner's statements (one per source per level) and announces
+// committed writes to whoever listens (the result cache, permission caches, subscriptions).
+import { Global, Module } from '@nestjs/common';
+import { type Config, parallelLimit } from '../config/schema.js';
+import { CONFIG } from '../config/tokens.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
+import { Executor } from './executor.js';
+import { WriteEvents } from './write-events.js';
+
+@Global()
+@Module({
+  providers: [
+    { provide: Executor, useFactory: (c: Config, log: Logger) => new Executor(log, c.DEBUG, parallelLimit(c), c.ALLOW_PARALLEL), inject: [CONFIG, LOGGER] },
+    { provide: WriteEvents, useFactory: () => new WriteEvents() },
+  ],
+  exports: [Executor, WriteEvents],
+})
+export class ExecutorModule {}

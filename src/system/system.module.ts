@@ -1,0 +1,233 @@
+// The system module (seed 001): the core database, the served schema and its lifecycle (sources
+// loading and unloading), the system functions, cluster mode, lineage and readiness. `NodeBoot`
+// loads the declared sources once every part exists, before the HTTP listener opens; `NodeStop`
+// closes the parts in order at shutdown.
+import { Global, Inject, Injectable, Module } from '@nestjs/common';
+import { IdentityService } from '../auth/identity.service.js';
+import { Invalidation } from '../cache/invalidation.js';
+import { ResultCache } from '../cache/result-cache.js';
+import type { Config } from '../config/schema.js';
+import { CONFIG } from '../config/tokens.js';
+import { Executor } from '../executor/executor.js';
+import { WriteEvents } from '../executor/write-events.js';
+import { LineageEmitter } from '../lineage/emitter.js';
+import { RoleGate } from '../permissions/roles.js';
+import { RoleSchemas } from '../permissions/schema-filter.js';
+import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
+import { FieldStages } from '../pipeline/field-stage.js';
+import type { FunctionHandler } from '../pipeline/resolvers.js';
+import { SchemaService } from '../pipeline/schema.service.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
+import { DuckDbEngine } from '../sources/duckdb/engine.js';
+import { SourceRegistry } from '../sources/registry.js';
+import { authHandlers } from './auth-functions.js';
+import { Descriptions } from './catalog/descriptions.js';
+import type { Embedder } from './catalog/embedder.js';
+import { schemaHandlers } from './catalog/functions.js';
+import { CatalogStore } from './catalog/store.js';
+import { clusterHandlers } from './cluster/functions.js';
+import { ClusterService } from './cluster/service.js';
+import { ClusterStore } from './cluster/store.js';
+import { coreObject } from './core-catalog.js';
+import { CORE_EXPORTS, CORE_PROVIDERS, EMBEDDER } from './core.providers.js';
+import { StorageCache } from './storage/cache.js';
+import { StorageFiles } from './storage/files.js';
+import { storageHandlers } from './storage/functions.js';
+import { StorageStore } from './storage/store.js';
+import { CoreStore } from './core-store.js';
+import { readDeclaredSources } from './declared-sources.js';
+import { systemHandlers } from './functions.js';
+import { gisHandlers } from './gis/functions.js';
+import { infoHandlers } from './info.js';
+import { Lifecycle } from './lifecycle.js';
+import { ALL_SYSTEM_FUNCTIONS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from './modules.js';
+import { ReadinessProbe } from './readiness.js';
+import { ServedSchema } from './served-schema.js';
+
+/** The lineage emitter (OPENLINEAGE_URL), or null. */
+const LINEAGE = Symbol('svc.lineage');
+/** The schema service while the node starts; others get it as `SchemaService` once the sources are loaded. */
+const BUILDING = Symbol('svc.schema-building');
+/** Exists once the node has started: caches wired, functions served, declared sources loaded. */
+const STARTED = Symbol('svc.node-started');
+/** The handlers of every system function, by handler id. */
+const SYSTEM_FUNCTIONS = Symbol('svc.system-functions');
+
+/**
+ * Who drops which cache when (SPEC §7, §9, §12): a committed write to roles, rules or keys, or an
+ * invalidation heard here or from another node, reaches every cache that holds what changed.
+ */
+function wireInvalidation(p: { invalidation: Invalidation; writes: WriteEvents; cache: ResultCache; cluster: ClusterService; registry: SourceRegistry; permissions: PermissionService; roleSchemas: RoleSchemas; identities: IdentityService; gate: RoleGate; log: Logger }): void {
+  const { invalidation, writes, cache, cluster, permissions, roleSchemas, identities, gate, log } = p;
+  invalidation.within({ objectsOf: (catalog) => p.registry.get(catalog)?.catalog.objects.map((o) => o.name), share: (tags) => cluster.shareTags(tags) });
+  invalidation.onInvalidate((tags) => {
+    if (!tags || tags.includes(ROLE_PERMISSIONS_TAG)) {
+      permissions.invalidate();
+      roleSchemas.clear();
+      gate.forget();
+    }
+    if (!tags || tags.includes(API_KEYS_TAG)) identities.forgetApiKeys();
+  });
+  // A committed change to roles or permissions applies at once, cached results included: they were
+  // computed under the old rules. Managed keys likewise. Both reach the other nodes of a cluster.
+  writes.on((objects) => {
+    const tags: string[] = [];
+    if (objects.has(coreObject('roles'))) gate.forget();
+    if (objects.has(coreObject('role_permissions')) || objects.has(coreObject('roles'))) {
+      permissions.invalidate();
+      roleSchemas.clear();
+      tags.push(ROLE_PERMISSIONS_TAG);
+    }
+    if (objects.has(coreObject('api_keys'))) {
+      identities.forgetApiKeys();
+      tags.push(API_KEYS_TAG);
+    }
+    if (!tags.length) return;
+    cache.invalidate(tags).catch((e: unknown) => log.warn({ err: e instanceof Error ? e.message : String(e), tags }, 'cache: invalidation failed'));
+    cluster.shareTags(tags);
+  });
+}
+
+/** Loads the declared sources (catalogs/) and joins the cluster, once every part exists. */
+@Injectable()
+export class NodeBoot {
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(CoreStore) private readonly core: CoreStore,
+    @Inject(Lifecycle) private readonly lifecycle: Lifecycle,
+    @Inject(ClusterService) private readonly cluster: ClusterService,
+    @Inject(ServedSchema) private readonly served: ServedSchema,
+  ) {}
+
+  async boot(): Promise<void> {
+    this.served.rebuild();
+    for (const d of readDeclaredSources(this.config.CATALOGS_DIR)) {
+      if (d.seedFile) this.lifecycle.seeds.set(d.row.name, d.seedFile);
+      if (d.create) this.lifecycle.creatable.add(d.row.name);
+      await this.core.upsertDeclared(d.row, d.catalog);
+    }
+    await this.lifecycle.loadAll();
+    await this.cluster.start();
+  }
+}
+
+/** Closes the node's parts, the users of a part before the part. */
+@Injectable()
+export class NodeStop {
+  constructor(
+    @Inject(ClusterService) private readonly cluster: ClusterService,
+    @Inject(LINEAGE) private readonly lineage: LineageEmitter | null,
+    @Inject(ResultCache) private readonly cache: ResultCache,
+    @Inject(SourceRegistry) private readonly registry: SourceRegistry,
+    @Inject(DuckDbEngine) private readonly engine: DuckDbEngine,
+  ) {}
+
+  async stop(): Promise<void> {
+    await this.cluster.stop();
+    await this.lineage?.stop();
+    await this.cache.stop();
+    for (const s of this.registry.all()) await s.runtime.close().catch(() => undefined);
+    this.engine.close();
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    ...CORE_PROVIDERS,
+    { provide: Descriptions, useFactory: () => new Descriptions() },
+    {
+      provide: BUILDING,
+      useFactory: (c: Config, d: Descriptions) => new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => d.apply(s), SYSTEM_SURFACE, c.FEDERATION),
+      inject: [CONFIG, Descriptions],
+    },
+    {
+      provide: CatalogStore,
+      useFactory: async (core: CoreStore, d: Descriptions) => {
+        const store = new CatalogStore(core, d);
+        await store.loadDescriptions();
+        return store;
+      },
+      inject: [CoreStore, Descriptions],
+    },
+    // core.storage (seed 001): registered object storages, and the files DuckDB sources read from them.
+    { provide: StorageStore, useFactory: (core: CoreStore) => new StorageStore(core), inject: [CoreStore] },
+    {
+      provide: StorageFiles,
+      useFactory: (c: Config, storages: StorageStore) => new StorageFiles({ storages, localRoots: c.STORAGE_LOCAL_PATHS, maxFiles: c.STORAGE_MAX_FILES, timeoutMs: c.QUERY_TIMEOUT || 60_000 }),
+      inject: [CONFIG, StorageStore],
+    },
+    {
+      provide: ServedSchema,
+      useFactory: (config: Config, schema: SchemaService, registry: SourceRegistry, executor: Executor, stages: FieldStages, roleSchemas: RoleSchemas, core: CoreStore, catalogs: CatalogStore, embedder: Embedder | null) =>
+        new ServedSchema({ config, schema, registry, executor, stages, roleSchemas, core, catalogs, embedder: embedder ?? undefined }),
+      inject: [CONFIG, BUILDING, SourceRegistry, Executor, FieldStages, RoleSchemas, CoreStore, CatalogStore, EMBEDDER],
+    },
+    {
+      provide: Lifecycle,
+      useFactory: (config: Config, engine: DuckDbEngine, registry: SourceRegistry, core: CoreStore, served: ServedSchema, log: Logger, files: StorageFiles) => {
+        // A worker serves what management compiled and stored; it never writes the `_schema_*` tables.
+        const worker = config.CLUSTER_ENABLED && config.CLUSTER_ROLE === 'worker';
+        return new Lifecycle(config, engine, registry, core, served.rebuild, log, worker ? async () => undefined : served.persist, new StorageCache(files, config.STORAGE_CACHE_DIR, log));
+      },
+      inject: [CONFIG, DuckDbEngine, SourceRegistry, CoreStore, ServedSchema, LOGGER, StorageFiles],
+    },
+    {
+      provide: ClusterService,
+      useFactory: (config: Config, log: Logger, core: CoreStore, lifecycle: Lifecycle, registry: SourceRegistry, invalidation: Invalidation, cache: ResultCache, served: ServedSchema) =>
+        new ClusterService(config, log, new ClusterStore(core), lifecycle, registry, {
+          invalidate: (catalog, tags) => invalidation.invalidateHere(catalog, tags),
+          handler: (id) => served.handler(id),
+          sharedInvalidation: () => cache.l2Ready,
+        }),
+      inject: [CONFIG, LOGGER, CoreStore, Lifecycle, SourceRegistry, Invalidation, ResultCache, ServedSchema],
+    },
+    {
+      provide: SYSTEM_FUNCTIONS,
+      useFactory: (config: Config, lifecycle: Lifecycle, registry: SourceRegistry, invalidation: Invalidation, catalogs: CatalogStore, embedder: Embedder | null, cluster: ClusterService, served: ServedSchema, storages: StorageStore, files: StorageFiles) => {
+        const handlers: Record<string, FunctionHandler> = {
+          ...systemHandlers({ lifecycle, registry, invalidation }), ...authHandlers(), ...infoHandlers(config),
+          ...schemaHandlers({ store: catalogs, registry, refresh: served.refresh, ...(embedder ? { embedder } : {}) }), ...gisHandlers(),
+          ...clusterHandlers(() => cluster),
+          ...storageHandlers({ storages, files, readOnly: config.CORE_DB_READONLY }),
+        };
+        // In a cluster, loading or unloading a source is a change of the whole cluster (SPEC §12):
+        // the core lifecycle mutations do what `core.cluster`'s do, on whichever node they are sent to.
+        if (config.CLUSTER_ENABLED) {
+          handlers.load_data_source = handlers.cluster_load_source!;
+          handlers.unload_data_source = handlers.cluster_unload_source!;
+        }
+        served.serve(handlers);
+        return handlers;
+      },
+      inject: [CONFIG, Lifecycle, SourceRegistry, Invalidation, CatalogStore, EMBEDDER, ClusterService, ServedSchema, StorageStore, StorageFiles],
+    },
+    {
+      // Lineage events for every statement (SPEC §14), only when a receiver is configured.
+      provide: LINEAGE,
+      useFactory: (config: Config, log: Logger, executor: Executor) => {
+        if (!config.OPENLINEAGE_URL) return null;
+        const lineage = new LineageEmitter(config, log);
+        executor.onFinished((s) => lineage.record(s));
+        return lineage;
+      },
+      inject: [CONFIG, LOGGER, Executor],
+    },
+    { provide: ReadinessProbe, useFactory: (registry: SourceRegistry, core: CoreStore) => new ReadinessProbe(registry, core), inject: [SourceRegistry, CoreStore] },
+    NodeStop,
+    NodeBoot,
+    {
+      provide: STARTED,
+      useFactory: async (boot: NodeBoot, _functions: unknown, _lineage: unknown, invalidation: Invalidation, writes: WriteEvents, cache: ResultCache, cluster: ClusterService, registry: SourceRegistry, permissions: PermissionService, roleSchemas: RoleSchemas, identities: IdentityService, gate: RoleGate, log: Logger) => {
+        wireInvalidation({ invalidation, writes, cache, cluster, registry, permissions, roleSchemas, identities, gate, log });
+        await boot.boot();
+        return true;
+      },
+      inject: [NodeBoot, SYSTEM_FUNCTIONS, LINEAGE, Invalidation, WriteEvents, ResultCache, ClusterService, SourceRegistry, PermissionService, RoleSchemas, IdentityService, RoleGate, LOGGER],
+    },
+    // What serves requests (Apollo, the controllers, the in-process client) waits for the start.
+    { provide: SchemaService, useFactory: (schema: SchemaService) => schema, inject: [BUILDING, STARTED] },
+  ],
+  exports: [...CORE_EXPORTS, SchemaService, CatalogStore, Lifecycle, ClusterService, ReadinessProbe, NodeStop, ServedSchema],
+})
+export class SystemModule {}
