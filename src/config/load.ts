@@ -117,10 +117,12 @@ function mergeCacheEnv(cache: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   if (env.CACHE_L1_ENABLED !== undefined) {
     out.l1 = { ...(out.l1 as object), enabled: env.CACHE_L1_ENABLED, ...(env.CACHE_L1_MAX_SIZE ? { max_size: env.CACHE_L1_MAX_SIZE } : {}), ...(env.CACHE_L1_MAX_ITEM_SIZE ? { max_item_size: env.CACHE_L1_MAX_ITEM_SIZE } : {}) };
   }
-  if (env.CACHE_L2_ENABLED !== undefined) {
+  // CACHE_L2_BACKEND alone is read too: a backend svc does not have is refused, not ignored.
+  if (env.CACHE_L2_ENABLED !== undefined || env.CACHE_L2_BACKEND) {
     out.l2 = {
       ...(out.l2 as object),
-      enabled: env.CACHE_L2_ENABLED,
+      ...(env.CACHE_L2_ENABLED !== undefined ? { enabled: env.CACHE_L2_ENABLED } : {}),
+      ...(env.CACHE_L2_BACKEND ? { backend: env.CACHE_L2_BACKEND } : {}),
       ...(env.CACHE_L2_ADDRESSES ? { addresses: env.CACHE_L2_ADDRESSES } : {}),
       ...(env.CACHE_L2_DATABASE ? { database: env.CACHE_L2_DATABASE } : {}),
       ...(env.CACHE_L2_USERNAME ? { username: env.CACHE_L2_USERNAME } : {}),

@@ -23,6 +23,13 @@ const failure = (f: () => unknown): string => {
 };
 
 describe('loadConfig', () => {
+  it('refuses a CACHE_L2_BACKEND other than redis, from the environment or YAML, naming the key', () => {
+    expect(failure(() => load({ CACHE_L2_ENABLED: 'true', CACHE_L2_BACKEND: 'memcached', CACHE_L2_ADDRESSES: '127.0.0.1:6379' }))).toMatch(/cache\.l2\.backend/);
+    expect(failure(() => load({ CACHE_L2_BACKEND: 'memcached' }))).toMatch(/cache\.l2\.backend/);
+    expect(failure(() => load({ CONFIG_FILE: '$DIR/svc.yaml' }, { 'svc.yaml': 'cache:\n  l2:\n    backend: memcached\n' }))).toMatch(/cache\.l2\.backend/);
+    expect(load({ CACHE_L2_ENABLED: 'true', CACHE_L2_BACKEND: 'redis', CACHE_L2_ADDRESSES: '127.0.0.1:6379' }).cache.l2).toMatchObject({ enabled: true, backend: 'redis' });
+  });
+
   it('has the defaults of SPEC §2', () => {
     const c = load({});
     expect(c).toMatchObject({ BIND: ':15000', ADMIN_UI: true, MAX_DEPTH: 7, CATALOGS_DIR: './catalogs', CORE_DB_PATH: 'data/core.duckdb', ANONYMOUS_ROLE: 'admin', ALLOW_PARALLEL: true });
