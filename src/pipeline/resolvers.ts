@@ -30,6 +30,8 @@ import type { FieldStages, RootFieldTarget } from './field-stage.js';
 import { markReadRoot } from './fast-path/marks.js';
 import { planningWork } from './metrics.js';
 import { guardFields } from './stages/permission.js';
+import { planContext } from './plan-context.js';
+import { H3_CELL_RESOLVERS, H3_QUERY_TYPE, h3Resolver } from './h3.js';
 
 /** A system function; `access` is the caller's (the auth functions describe it). */
 export type FunctionHandler = (args: Args, ctx: RequestContext, access: Access) => Promise<unknown>;
@@ -42,22 +44,6 @@ export interface ResolverDeps {
   readonly stages: FieldStages;
   /** Per-role schemas: `_module` / `_dataObject` answer from the caller's (catalog-intro.ts). */
   readonly roleSchemas?: RoleSchemas;
-}
-
-function planContext(info: GraphQLResolveInfo, index: SchemaIndex, scope: AccessScope, registry: SourceRegistry, ctx: RequestContext): PlanContext {
-  const withDeleted = info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'with_deleted'));
-  return {
-    ...(withDeleted ? { withDeleted } : {}),
-    access: accessOf(ctx.access, scope),
-    authVars: ctx.authVars,
-    schema: info.schema,
-    index,
-    fragments: info.fragments,
-    variables: info.variableValues,
-    tableName: (o) => registry.runtime(o.source).tableName(o),
-    functionName: (source, name) => registry.runtime(source).functionName(name),
-    nextAlias: aliasCounter(),
-  };
 }
 
 function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
@@ -322,6 +308,12 @@ export function attachResolvers(schema: GraphQLSchema, index: SchemaIndex, scope
     }) as GraphQLFieldResolver<unknown, unknown>;
   }
   for (const [coord, fn] of index.catalogFunctions) field(coord).resolve = functionResolver(fn, index, scope, deps, version) as GraphQLFieldResolver<unknown, unknown>;
+  const h3 = schema.getQueryType()?.getFields().h3;
+  if (h3) {
+    h3.resolve = h3Resolver(index, scope, deps, version) as GraphQLFieldResolver<unknown, unknown>;
+    const cell = schema.getType(H3_QUERY_TYPE) as GraphQLObjectType;
+    for (const [name, resolve] of Object.entries(H3_CELL_RESOLVERS)) cell.getFields()[name]!.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
+  }
   attachCatalogIntro(schema, index, { ...(deps.roleSchemas ? { roleSchemas: deps.roleSchemas } : {}), scope, version });
   guardFields(schema, scope);
   registerScope(schema, scope);

@@ -39,7 +39,7 @@ function columnArgs(f: ColumnField): string {
 }
 
 /** `args: <Input>` of a parameterized view (`!` when required), or '' for other objects. */
-const viewArgs = (obj: DataObject): string => (obj.args ? `args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '');
+export const viewArgs = (obj: DataObject): string => (obj.args ? `args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '');
 
 export function listArgs(obj: DataObject, extra = ''): string {
   const n = names(obj.name);
@@ -160,7 +160,7 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>, stru
   ];
 }
 
-const hasGeometry = (obj: DataObject): boolean => obj.fields.some((f) => f.type === 'Geometry' && !f.list);
+export const hasGeometry = (obj: DataObject): boolean => obj.fields.some((f) => f.type === 'Geometry' && !f.list);
 
 /**
  * `type _join` and `type _spatial` (SPEC §4): inside them every data object appears by its type

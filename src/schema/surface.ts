@@ -4,6 +4,7 @@
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
 import { aggregatableStructs, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
+import { H3_ROOT_FIELD, h3Sdl } from './h3-sdl.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =
@@ -153,6 +154,7 @@ function emitModule(node: ModuleNode, path: string[], root: Root, out: Emitted):
     lines.push('  "Runs the jq expression `query` on the data of this selection; the result is in extensions.jq.<alias or jq> (SPEC §8)."\n  jq(query: String!, include_origin: Boolean = false): Query');
     out.modules.add('Query.jq');
     lines.push(CATALOG_INTRO_FIELDS);
+    lines.push(H3_ROOT_FIELD);
   }
   if (root === 'function' && !path.length && !lines.length) lines.push('  "No functions are loaded."\n  _noop: Boolean');
   if (root === 'mutation' && !path.length) {
@@ -191,6 +193,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
     for (const fn of c.functions) placeFunction(tree, c, fn);
   }
   if (byName.size) out.sdl.push(...queryJoinSdl([...byName.values()]));
+  out.sdl.push(...h3Sdl([...byName.values()]));
   for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
     const node = nodeAt(tree, split(f.module));
     const desc = f.description ? `${JSON.stringify(f.description)}\n  ` : '';

@@ -27,6 +27,8 @@ export interface StatementCompiler {
   compileRows?(sel: SelectNode, timezone?: string): CompiledSql;
   quoteIdentifier(name: string): string;
   vectorFromText(placeholder: string): string;
+  /** How the root h3 query gets H3 cells on this source (src/sql/compiler.ts); absent: it cannot. */
+  readonly h3Cells?: 'sql' | 'server' | 'none';
 }
 
 export interface DataSourceRuntime {

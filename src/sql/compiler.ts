@@ -5,7 +5,7 @@ import type { ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError, UnreachableCaseError } from '../shared/errors.js';
 import { stringifyJson } from '../shared/json.js';
 import type { AggFn, AggOut, AggregateNode } from '../planner/ir/aggregate.js';
-import type { Expr, GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../planner/ir/expr.js';
+import type { Expr, GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../planner/ir/expr.js';
 import type { FilterNode, InGroupNode, SpatialNode } from '../planner/ir/filter.js';
 import type { WriteNode } from '../planner/ir/mutation.js';
 import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
@@ -420,6 +420,10 @@ export abstract class SqlCompiler {
         return this.geoTransform(this.expr(e.expr, ctx), e, ctx);
       case 'geo_measure':
         return this.geoMeasure(this.expr(e.expr, ctx), e, ctx);
+      case 'h3_cell':
+        return this.h3Cell(this.expr(e.expr, ctx), e, ctx);
+      case 'geo_point_key':
+        return this.geoPointKey(this.expr(e.expr, ctx));
       case 'json_path': {
         const value = this.jsonPath(this.expr(e.expr, ctx), e.path, e.as, ctx);
         return e.cast ? `CAST(${value} AS ${this.sqlType(e.cast)})` : value;
@@ -522,6 +526,17 @@ export abstract class SqlCompiler {
   }
   protected geoMeasure(_expr: string, _e: GeoMeasureExpr, _ctx: SqlContext): string {
     throw new PublicError(ErrorCode.BadUserInput, `geometry measurements are not supported on ${this.dialect} sources`);
+  }
+  /**
+   * How the root h3 query gets cells (SPEC §4.5): `sql`, the database computes them (h3Cell without a
+   * map); `server`, the server maps the centroids geoPointKey prints (h3Cell with `cells`); `none`.
+   */
+  readonly h3Cells: 'sql' | 'server' | 'none' = 'none';
+  protected h3Cell(_expr: string, _e: H3CellExpr, _ctx: SqlContext): string {
+    throw new PublicError(ErrorCode.BadUserInput, `h3 is not supported on ${this.dialect} sources`);
+  }
+  protected geoPointKey(_expr: string): string {
+    throw new PublicError(ErrorCode.BadUserInput, `h3 is not supported on ${this.dialect} sources`);
   }
   /** The value at `path` inside a JSON expression; the path is bound as a parameter. */
   protected abstract jsonPath(expr: string, path: readonly string[], as: 'json' | 'text' | 'number' | 'boolean', ctx: SqlContext): string;

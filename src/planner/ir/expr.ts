@@ -94,6 +94,24 @@ export interface FunctionExpr {
   readonly sql?: readonly (string | Expr | { readonly kind: 'ident'; readonly parts: readonly string[] })[];
 }
 
+/**
+ * The H3 cell (hex text) at `resolution` of a geometry's centroid in WGS 84: the key of the root h3
+ * query (SPEC §4.5). `cells`: where the database cannot compute cells, the server's map from
+ * `geo_point_key` texts to cells, sent as one parameter.
+ */
+export interface H3CellExpr {
+  readonly kind: 'h3_cell';
+  readonly expr: Expr;
+  readonly resolution: number;
+  readonly cells?: Readonly<Record<string, string>>;
+}
+
+/** A geometry's centroid in WGS 84 as the text `x y`, printed by the database (the key `cells` maps). */
+export interface GeoPointKeyExpr {
+  readonly kind: 'geo_point_key';
+  readonly expr: Expr;
+}
+
 /** An aggregate as a value: ordering buckets by `aggregations.*` paths. */
 export interface AggRefExpr {
   readonly kind: 'agg_ref';
@@ -102,4 +120,4 @@ export interface AggRefExpr {
   readonly within?: import('./aggregate.js').AggregateNode;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | FunctionExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | FunctionExpr | H3CellExpr | GeoPointKeyExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

@@ -44,6 +44,12 @@ export function geometryTransforms(expr: string, e: GeoTransformExpr, bind: Bind
   return `svc_geo_transform(${expr}, ${bind(JSON.stringify(spec))})`;
 }
 
+/** A resolution written into SQL as a literal: an integer from 0 to 15 or nothing. */
+export function h3Resolution(r: number): number {
+  if (!Number.isInteger(r) || r < 0 || r > 15) throw new PublicError(ErrorCode.BadUserInput, `h3: resolution must be an integer from 0 to 15, not ${r}`);
+  return r;
+}
+
 export function geometryMeasurement(expr: string, e: GeoMeasureExpr, bind: Bind): string {
   checkMeasurement(e);
   const g = e.transform ? `svc_geo_transform(${expr}, ${bind(JSON.stringify({ transforms: ['Transform'], from: e.from, to: e.to }))})` : expr;

@@ -7,8 +7,8 @@ import { intervalText } from '../../shared/duration.js';
 import { jsonKey } from '../keys.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { CompareNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
-import type { GeoMeasureExpr, GeoTransformExpr, ParamExpr } from '../../planner/ir/expr.js';
-import { geoJsonOf, geometryAggregate, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
+import type { GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../../planner/ir/expr.js';
+import { geoJsonOf, geometryAggregate, h3Resolution, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
 const TYPES: Record<ScalarName, string> = {
   String: 'VARCHAR', Int: 'INTEGER', BigInt: 'BIGINT', Float: 'DOUBLE', Boolean: 'BOOLEAN', Date: 'DATE',
@@ -60,6 +60,7 @@ export class DuckDbCompiler extends SqlCompiler {
   }
 
   readonly dialect = 'duckdb';
+  override readonly h3Cells = 'sql';
 
   /**
    * `left IN (values)` as one parameter, as PostgreSQL's `= ANY($1)`: the statement text, its plan
@@ -133,6 +134,11 @@ export class DuckDbCompiler extends SqlCompiler {
 
   protected override geoTransform(expr: string, e: GeoTransformExpr, ctx: SqlContext): string {
     return geometryTransforms(expr, e, (v) => `$${ctx.add(v)}`);
+  }
+
+  /** svc_h3_cell (src/sources/duckdb/geo/h3.ts); the resolution is a checked integer 0-15. */
+  protected override h3Cell(expr: string, e: H3CellExpr): string {
+    return `svc_h3_cell(${expr}, CAST(${h3Resolution(e.resolution)} AS INTEGER))`;
   }
 
   protected override geoMeasure(expr: string, e: GeoMeasureExpr, ctx: SqlContext): string {

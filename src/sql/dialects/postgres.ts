@@ -3,8 +3,9 @@
 import type { ScalarName } from '../../catalog/model.js';
 import type { KeysTable } from '../../planner/ir/remote.js';
 import type { FromNode } from '../../planner/ir/select.js';
-import type { GeoMeasureExpr, GeoTransformExpr } from '../../planner/ir/expr.js';
-import { geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
+import type { GeoMeasureExpr, GeoTransformExpr, H3CellExpr } from '../../planner/ir/expr.js';
+import { centroidKey, geometryMeasurement, geometryTransforms } from '../pg/geometry-functions.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { AggFn, AggOut } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
@@ -30,6 +31,9 @@ type GeometryParam = ParamExpr & { readonly srid?: number };
 /** The context of a write statement: its values are assigned to columns of known type. */
 class WriteContext extends SqlContext {}
 
+/** The placeholder of each h3 cell map, per statement being compiled. */
+const mapParams = new WeakMap<SqlContext, Map<object, string>>();
+
 export interface PostgresCompilerOptions {
   /**
    * Compare String columns with untyped parameters (`"t"."uid" = $1`), so PostgreSQL reads the
@@ -46,6 +50,7 @@ const UNTYPED_STRING_OPS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'])
 
 export class PostgresCompiler extends SqlCompiler {
   readonly dialect = 'postgres';
+  override readonly h3Cells = 'server';
 
   /** Range values in every spelling the range scalars document (src/sql/pg/ranges.ts). */
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {
@@ -165,6 +170,22 @@ export class PostgresCompiler extends SqlCompiler {
 
   protected override geoTransform(expr: string, e: GeoTransformExpr): string {
     return geometryTransforms(expr, e);
+  }
+
+  protected override geoPointKey(expr: string): string {
+    return centroidKey(expr);
+  }
+
+  /** The cell of each row's centroid key, looked up in the server's map (one JSONB parameter). */
+  protected override h3Cell(expr: string, e: H3CellExpr, ctx: SqlContext): string {
+    if (!e.cells) throw new PublicError(ErrorCode.Internal, 'h3 on PostgreSQL needs the cells of the centroids');
+    // The key is written in the select list and in GROUP BY: both must name the same parameter.
+    let bound = mapParams.get(ctx)?.get(e.cells);
+    if (!bound) {
+      bound = this.param({ kind: 'param', value: JSON.stringify(e.cells), scalar: 'String' }, ctx);
+      mapParams.set(ctx, (mapParams.get(ctx) ?? new Map()).set(e.cells, bound));
+    }
+    return `(CAST(${bound} AS jsonb) ->> ${centroidKey(expr)})`;
   }
 
   protected override geoMeasure(expr: string, e: GeoMeasureExpr): string {

@@ -45,3 +45,13 @@ export function geometryMeasurement(column: string, e: GeoMeasureExpr): string {
     default: throw new UnreachableCaseError(e.type as never);
   }
 }
+
+/**
+ * A geometry's centroid in WGS 84 as `x y`, in PostgreSQL's shortest exact float text (the server
+ * reads it back with Number() and maps it to an H3 cell; the root h3 query). NULL when empty.
+ */
+export function centroidKey(column: string): string {
+  const c = `ST_Centroid((${column})::geometry)`;
+  const p = `(CASE WHEN ST_SRID(${c}) IN (0, 4326) THEN ${c} ELSE ST_Transform(${c}, 4326) END)`;
+  return `(CAST(ST_X(${p}) AS float8)::text || ' ' || CAST(ST_Y(${p}) AS float8)::text)`;
+}

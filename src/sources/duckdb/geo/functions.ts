@@ -1,12 +1,13 @@
 // The geometry functions DuckDB sources call (DESIGN.md §1: no spatial extension offline, so
 // JavaScript scalar functions stand in for PostGIS). Registered once per engine; the SQL that
 // uses them is written by the DuckDB dialect (src/sql/dialects/duckdb-geometry.ts).
-import { BOOLEAN, DOUBLE, type DuckDBConnection, type DuckDBListValue, DuckDBScalarFunction, type DuckDBType, LIST, VARCHAR } from '@duckdb/node-api';
+import { BOOLEAN, DOUBLE, INTEGER, type DuckDBConnection, type DuckDBListValue, DuckDBScalarFunction, type DuckDBType, LIST, VARCHAR } from '@duckdb/node-api';
 import { extent, intersection, union } from './aggregates.js';
 import { geoJsonText, parseGeometry } from '../../../shared/geo/codec.js';
 import { measure, transform } from './ops.js';
 import { contains, equals, intersects, within } from './predicates.js';
 import { withinDistance } from './distance.js';
+import { h3CellOf } from './h3.js';
 import { type Geo, GeoError, type TransformSpec } from '../../../shared/geo/types.js';
 
 /**
@@ -58,6 +59,8 @@ const FUNCTIONS: readonly GeoFunction[] = [
   { name: 'svc_geo_dwithin', params: [VARCHAR, VARCHAR, DOUBLE], returns: BOOLEAN, fn: (a, b, d) => withinDistance(read(a), constants.get(String(b)), Number(d)) },
   { name: 'svc_geo_transform', params: [VARCHAR, VARCHAR], returns: VARCHAR, fn: (g, spec) => out(transform(read(g), specs.get(String(spec)))) },
   { name: 'svc_geo_measure', params: [VARCHAR, VARCHAR], returns: DOUBLE, fn: (g, type) => measure(read(g), String(type)) },
+  /** The root h3 query's key: the H3 cell of the centroid (src/sources/duckdb/geo/h3.ts). */
+  { name: 'svc_h3_cell', params: [VARCHAR, INTEGER], returns: VARCHAR, fn: (g, r) => h3CellOf(read(g), Number(r)) },
   { name: 'svc_geo_union', params: [LIST(VARCHAR)], returns: VARCHAR, fn: (l) => out(union(all(l))) },
   { name: 'svc_geo_extent', params: [LIST(VARCHAR)], returns: VARCHAR, fn: (l) => out(extent(all(l))) },
   { name: 'svc_geo_intersection', params: [LIST(VARCHAR)], returns: VARCHAR, fn: (l) => out(intersection(all(l))) },
