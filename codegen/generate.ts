@@ -2,15 +2,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { compileCatalog } from '../src/catalog/compile.js';
-import type { DataObject, ResolvedCatalog, SourceType } from '../src/catalog/model.js';
+import type { ResolvedCatalog, SourceType } from '../src/catalog/model.js';
 import { subgraphSdl } from '../src/federation/subgraph.js';
 import { compileSchema } from '../src/pipeline/schema.service.js';
-import { buildSurface } from '../src/schema/surface.js';
 import { readCatalogFiles } from '../src/system/catalog-files.js';
 import { compileCoreCatalog } from '../src/system/core-catalog.js';
 import { readDeclaredSources } from '../src/system/declared-sources.js';
 import { ALL_SYSTEM_FUNCTIONS, SYSTEM_CATALOGS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from '../src/system/modules.js';
-import { renderCatalogJson, renderModule, renderSchema, renderSubgraph, renderTypes } from './render.js';
+import { renderClient } from './client.js';
+import { pascal, renderCatalogJson, renderModule, renderSchema, renderSubgraph, renderTypes } from './render.js';
 
 export const GENERATED = 'src/generated';
 
@@ -27,16 +27,14 @@ export async function outputs(dir: string): Promise<Map<string, string>> {
   const generated = await compileAll(dir);
   // The other system modules are served (schema.graphql shows them) but get no generated client.
   const catalogs = [...generated, ...SYSTEM_CATALOGS()];
-  const { schema } = compileSchema(catalogs, ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
-  const surface = buildSurface(catalogs, ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
-  const all = new Map<string, DataObject>();
-  for (const c of catalogs) for (const o of c.objects) all.set(o.name, o);
+  const { schema, surface } = compileSchema(catalogs, ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL);
   const files = new Map<string, string>();
   for (const c of generated) {
     const base = join(GENERATED, c.source.name);
     files.set(join(base, 'catalog.json'), renderCatalogJson(c));
-    files.set(join(base, 'types.ts'), renderTypes(c, all));
-    files.set(join(base, 'module.ts'), renderModule(c, surface));
+    const client = renderClient(schema, surface.index, c, pascal(c.source.name));
+    files.set(join(base, 'types.ts'), renderTypes(c, client));
+    files.set(join(base, 'module.ts'), renderModule(c, client));
   }
   files.set('schema.graphql', renderSchema(schema));
   // What `_service { sdl }` answers under FEDERATION=true, for `rover subgraph publish` and composition checks.

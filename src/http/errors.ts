@@ -1,7 +1,7 @@
 // The GraphQL response shape for errors raised outside execution (SPEC §1): bad JSON, oversized
 // bodies, authentication and authorisation failures.
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, PublicError } from '../shared/errors.js';
+import { ErrorCode, isLoggedCode, PublicError } from '../shared/errors.js';
 import { currentRequest } from '../shared/request-scope.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -9,7 +9,7 @@ export function errorBody(code: string, message: string): string {
   // An unavailable source may answer the same request a moment later; an internal fault names the
   // request id its log line carries.
   const retryable = code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
-  const id = code === ErrorCode.Internal ? currentRequest()?.id : undefined;
+  const id = isLoggedCode(code) ? currentRequest()?.id : undefined;
   return JSON.stringify({ data: null, extensions: {}, errors: [{ message, extensions: { code, ...retryable, ...(id ? { request_id: id } : {}) } }] });
 }
 
@@ -25,7 +25,10 @@ function statusOf(e: PublicError): number {
 
 /** Maps an error thrown before or around execution to a status and a public message. */
 export function sendFailure(reply: FastifyReply, e: unknown, log?: Logger): void {
-  if (e instanceof PublicError) return sendError(reply, statusOf(e), e.code, e.message);
+  if (e instanceof PublicError) {
+    if (isLoggedCode(e.code)) log?.error({ err: e }, 'request failed');
+    return sendError(reply, statusOf(e), e.code, e.message);
+  }
   const err = e as { statusCode?: number; code?: string; message?: string };
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
     return sendError(reply, 413, ErrorCode.PayloadTooLarge, 'request body is larger than the limit (MAX_BODY_SIZE)');

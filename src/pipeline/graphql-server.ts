@@ -17,7 +17,7 @@ import { CommitError } from '../executor/transactions.js';
 import type { WriteEvents } from '../executor/write-events.js';
 import { byResponseKey } from './by-response-key.js';
 import type { SchemaService } from './schema.service.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
+import { ErrorCode, isLoggedCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
 import { fastPathPlugin } from './fast-path/plugin.js';
@@ -130,7 +130,7 @@ function singleResponse(result: { data?: unknown; errors?: readonly GraphQLError
  * carries the same id, so the two can be matched.
  */
 function logged(code: string): { request_id?: string } {
-  const id = code === ErrorCode.Internal ? currentRequest()?.id : undefined;
+  const id = isLoggedCode(code) ? currentRequest()?.id : undefined;
   return id ? { request_id: id } : {};
 }
 
@@ -138,6 +138,7 @@ export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { originalError?: unknown })?.originalError;
     if (original instanceof PublicError) {
+      if (isLoggedCode(original.code)) log.error({ err: original, path: formatted.path }, 'resolver failed');
       // An unavailable source may answer the same request a moment later.
       const retryable = original.code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
       return { ...formatted, message: original.message, extensions: { code: original.code, ...retryable, ...logged(original.code) } };

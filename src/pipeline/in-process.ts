@@ -1,7 +1,7 @@
 // Runs a GraphQL operation inside the process, through the same schema, resolvers, field stages and
 // transaction handling as HTTP requests, always as a caller the context factory made: querySvc in
 // jq programs (as the request's caller), teams' Nest modules and the generated typed clients.
-import { type ExecutionResult, execute, type GraphQLError, type GraphQLFormattedError, getOperationAST, parse } from 'graphql';
+import { type ExecutionResult, execute, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import type { Identity } from '../auth/identity.js';
 import { RequestContext } from '../executor/request-context.js';
 import type { WriteEvents } from '../executor/write-events.js';
@@ -40,6 +40,16 @@ export class InProcessClient {
     /** The limits of /query (src/pipeline/limits/cost-limit.ts), applied to limited callers. */
     private readonly limits: RequestLimits,
   ) {}
+
+  /** The schema served now (what a typed client's selection is checked against). */
+  schema(): GraphQLSchema {
+    return this.schemas.current.schema;
+  }
+
+  /** The caller of the request being served, when svc identified one (a typed client's default). */
+  requestCaller(): RequestContext | undefined {
+    return this.contexts.current();
+  }
 
   /** One operation as `caller`; GraphQL errors are in the result, as /query reports them. */
   async execute(request: OperationRequest, caller?: Caller, reads?: Set<string>): Promise<ExecutionResult> {

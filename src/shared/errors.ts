@@ -18,8 +18,16 @@ export enum ErrorCode {
   QueryTimeout = 'QUERY_TIMEOUT',
   MaxDepth = 'MAX_DEPTH_EXCEEDED',
   ReadOnly = 'READ_ONLY',
+  /** A typed client's selection the served schema does not have (the calling code's fault; logged). */
+  InvalidSelection = 'INVALID_SELECTION',
   Internal = 'INTERNAL_SERVER_ERROR',
 }
+
+/**
+ * Faults of the server or of a team's code rather than of the request: logged with the request's
+ * id, and the client's error carries that id.
+ */
+export const isLoggedCode = (code: string): boolean => code === ErrorCode.Internal || code === ErrorCode.InvalidSelection;
 
 /** An error whose message may be shown to the client as it is. */
 export class PublicError extends Error {

@@ -33,7 +33,7 @@ class TeamController {
   @UseGuards(SvcGuard)
   async emails(): Promise<unknown> {
     try {
-      return { rows: await this.shop.customers(['email']) };
+      return { rows: await this.shop.customers({ email: true }) };
     } catch (e) {
       return { error: (e as Error).message };
     }
@@ -42,7 +42,7 @@ class TeamController {
   @Get('unguarded')
   async unguarded(): Promise<unknown> {
     try {
-      return { rows: await this.shop.tags(['name']) };
+      return { rows: await this.shop.tags({ name: true }) };
     } catch (e) {
       return { error: (e as Error).message };
     }
@@ -89,9 +89,11 @@ describe('the time zone reaches every entry point', () => {
     expect(r.body).toEqual({ role: 'admin', zone: 'Europe/Berlin', ordered_at: BERLIN });
   });
 
-  it('the generated client outside any request: the system identity, in DB_TIMEZONE', async () => {
-    const data = (await t.app.get(ShopClient).query(ORDER)) as { shop_orders_by_pk: { ordered_at: string } };
+  it('the generated client outside any request: the system identity when named (asSystem), in DB_TIMEZONE', async () => {
+    const data = (await t.app.get(ShopClient).asSystem().query(ORDER)) as { shop_orders_by_pk: { ordered_at: string } };
     expect(data.shop_orders_by_pk.ordered_at).toBe(KOLKATA);
+    // Not named: refused, never the system by default (issue 20 item 3).
+    await expect(t.app.get(ShopClient).query(ORDER)).rejects.toThrow(/no caller.*asSystem\(\)/);
   });
 });
 
