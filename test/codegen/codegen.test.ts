@@ -43,11 +43,20 @@ describe('codegen', () => {
     process.chdir(ROOT);
     const files = await outputs('./catalogs');
     const types = files.get('src/generated/shop/types.ts')!;
-    expect(types).toContain('export interface ShopOrders {\n  id: number;\n  customer_id: number;\n  status: string;');
-    expect(types).toContain('  customer?: ShopCustomers | null;');
+    // The schema map: leaves are their values, relations name their type, cardinality and arguments.
+    expect(types).toContain('  shop_orders: {\n    id: number;\n    customer_id: number;\n    status: string;');
+    expect(types).toContain("    customer: Obj<'shop_customers', 'one', { inner?: boolean }>;");
+    expect(types).toContain("    total_after: LeafArgs<number | null, { percent: number }>;");
+    // Filter, order and mutation input types, from the catalog.
+    expect(types).toMatch(/export interface shop_orders_filter \{[^}]*\n  status\?: StringFilter \| null;/);
+    expect(types).toMatch(/export interface shop_tags_mut_input_data \{\n  id\?: number \| null;\n  name\?: string \| null;/);
     const module = files.get('src/generated/shop/module.ts')!;
-    expect(module).toContain('export class ShopClient');
-    expect(module).toContain('shop_orders(filter: $filter');
+    expect(module).toContain('export class ShopClient extends TypedClient');
+    // One method per root field of the source: each kind.
+    for (const m of ['customers', 'customers_by_pk', 'products_by_sku', 'orders_aggregation', 'orders_bucket_aggregation', 'order_total', 'series', 'insert_tags', 'insert_tags_batch', 'update_tags', 'delete_tags']) {
+      expect(module).toMatch(new RegExp(`\\n  ${m}[<(]`));
+    }
+    expect(module).toContain("customers_by_pk<const S extends Sel<'shop_customers'>>(select: In<'shop_customers', S>, args: { id: number }): Promise<Out<'shop_customers', S> | null>");
     expect(files.get('schema.graphql')).toContain('type shop_orders {');
   });
 });

@@ -43,7 +43,8 @@ export type Exact<V, Shape> = unknown extends Shape ? V
 type KeysOf<U> = U extends unknown ? keyof U : never;
 type ValueAt<U, K> = U extends unknown ? (K extends keyof U ? U[K] : never) : never;
 
-type Cardinal<R, L> = L extends 'list' ? R[] : R | null;
+/** Nested lists are null rather than empty when no row is related (svc answers so). */
+type Cardinal<R, L> = L extends 'list' ? R[] | null : R | null;
 
 /** The value read for selection `S` on type `T`: only the selected fields, each with its type. */
 export type Result<M, T extends keyof M, S> = {
