@@ -51,6 +51,13 @@ export class ${Pascal}Resolver {
   }
 }
 
+// Reading svc's data: import the source's module in ${Pascal}Module (imports: [ShopSourceModule]) and
+// inject its typed client (src/generated/<source>/module.ts, docs/codegen.md). It reads as the caller
+// of the request, with its role's rules; asSystem() is the unrestricted system identity, by name only.
+//
+//   constructor(@Inject(ShopClient) private readonly shop: ShopClient) {}
+//   const rows = await this.shop.customers({ id: true, orders: { select: { id: true } } }, { limit: 10 });
+//
 // A field on a generated type is resolved once per list of parents (never once per row):
 //
 // @Resolver('shop_customers')
