@@ -7,6 +7,7 @@ import { PARAM_ARGS_METADATA, RESOLVER_NAME_METADATA, RESOLVER_PROPERTY_METADATA
 import { type GraphQLFieldResolver, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { SVC_CACHE, type SvcCacheOptions } from './cache.decorator.js';
 
 /** @nestjs/graphql's GqlParamtype (not exported from its index). */
 const PARAM = { ROOT: 0, CONTEXT: 1, INFO: 2, ARGS: 3 } as const;
@@ -18,6 +19,8 @@ export interface BoundField {
   readonly origin: string;
   readonly batched: boolean;
   readonly resolve: GraphQLFieldResolver<unknown, RequestContext>;
+  /** `@SvcCache()` of a root query field: its default cache rule. */
+  readonly cache?: SvcCacheOptions;
 }
 
 type Invoke = (parent: unknown, args: Record<string, unknown>, ctx: RequestContext, info: GraphQLResolveInfo) => unknown;
@@ -103,7 +106,9 @@ export function bindResolver(instance: object, parentOf: (type: string) => (row:
         // Mutations of a document run in order, like svc's own (SPEC §4.3).
         ? (s, a, c, i) => c.serial.run(async () => invoke(s, a as Record<string, unknown>, c, i))
         : (s, a, c, i) => invoke(s, a as Record<string, unknown>, c, i);
-      out.push({ coordinate: `${rootType}.${name}`, origin, batched: false, resolve });
+      const cache = Reflect.getMetadata(SVC_CACHE, target) as SvcCacheOptions | undefined;
+      if (cache && rootType === 'Mutation') throw new PublicError(ErrorCode.ConfigInvalid, `${origin}: @SvcCache() on a mutation (writes are never cached)`);
+      out.push({ coordinate: `${rootType}.${name}`, origin, batched: false, resolve, ...(cache ? { cache } : {}) });
     } else if (rootType === 'Subscription') {
       throw new PublicError(ErrorCode.ConfigInvalid, `${origin}: @Subscription fields are not supported in extensions (use svc's subscription { query(...) })`);
     }

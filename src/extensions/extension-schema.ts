@@ -3,9 +3,12 @@
 // generated schema is an error naming both; fields of a generated type that is not served right now
 // (its source unloaded) wait until it is back.
 import {
-  type GraphQLField, type GraphQLNamedType, type GraphQLSchema, isIntrospectionType, isObjectType, isScalarType, isSpecifiedScalarType,
+  type GraphQLField, type GraphQLFieldResolver, type GraphQLNamedType, type GraphQLSchema, isIntrospectionType, isObjectType, isScalarType, isSpecifiedScalarType,
   Kind, parse, printType,
 } from 'graphql';
+import type { RequestContext } from '../executor/request-context.js';
+import type { FieldStages, RootFieldTarget } from '../pipeline/field-stage.js';
+import { collectReads } from '../pipeline/in-process.js';
 import { markExtensionField, PARENT_KEY_PREFIX } from '../planner/extension-fields.js';
 import type { SchemaIndex } from '../schema/surface.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
@@ -17,7 +20,7 @@ export interface SchemaExtension {
   /** SDL to add to a schema whose generated part is `generatedSdl`; throws on a name clash. */
   sdl(generatedSdl: string): string;
   /** Sets the extensions' resolvers on the built schema (before svc's field guard wraps every field). */
-  attach(schema: GraphQLSchema, index: SchemaIndex): void;
+  attach(schema: GraphQLSchema, index: SchemaIndex, version: number): void;
 }
 
 const ROOTS = new Set(['Query', 'Mutation']);
@@ -48,6 +51,8 @@ export class ExtensionSchema implements SchemaExtension {
   constructor(
     private readonly codeFirst: CodeFirst,
     private readonly fields: readonly BoundField[],
+    /** svc's field stages (result cache, @stats, teams' own): around extension root fields as around generated ones. */
+    private readonly stages: FieldStages,
   ) {
     for (const f of fields) this.origins.set(f.coordinate, f.origin);
   }
@@ -83,16 +88,28 @@ export class ExtensionSchema implements SchemaExtension {
     return parts.join('\n\n');
   }
 
-  attach(schema: GraphQLSchema, index: SchemaIndex): void {
+  attach(schema: GraphQLSchema, index: SchemaIndex, version: number): void {
     for (const bound of this.fields) {
       const [typeName, fieldName] = bound.coordinate.split('.') as [string, string];
       const type = schema.getType(typeName);
       if (!isObjectType(type)) continue;
       const field = type.getFields()[fieldName] as GraphQLField<unknown, unknown> | undefined;
       if (!field) continue;
-      field.resolve = bound.resolve as GraphQLField<unknown, unknown>['resolve'];
+      field.resolve = (ROOTS.has(typeName) ? this.staged(bound, typeName, version) : bound.resolve) as GraphQLField<unknown, unknown>['resolve'];
       const object = index.objects.get(typeName);
       if (object) markExtensionField(field, object.pk);
     }
+  }
+
+  /**
+   * A root field inside the field stages, like a generated one: the result cache (with the
+   * method's `@SvcCache()` rule as its default), @stats, teams' stages. What the method reads
+   * through a typed client becomes the cached answer's tags.
+   */
+  private staged(bound: BoundField, typeName: string, version: number): GraphQLFieldResolver<unknown, RequestContext> {
+    const target: RootFieldTarget = { kind: typeName === 'Mutation' ? 'write' : 'read', ...(bound.cache ? { cacheDefault: bound.cache } : {}), tags: [], schemaVersion: version };
+    return (source, args, ctx, info) =>
+      this.stages.run({ source, args: args as Record<string, unknown>, ctx, info, target, reads: new Set() }, (call) =>
+        collectReads(call.reads, async () => bound.resolve(call.source, call.args, call.ctx, call.info)));
   }
 }

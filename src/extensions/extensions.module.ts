@@ -4,6 +4,7 @@
 import { Inject, Injectable, Module, type OnModuleInit, type Type } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, ModuleRef } from '@nestjs/core';
 import { GraphQLSchemaBuilderModule, RESOLVER_TYPE_METADATA } from '@nestjs/graphql';
+import { FieldStages } from '../pipeline/field-stage.js';
 import { SchemaService } from '../pipeline/schema.service.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { bindResolver } from './bind.js';
@@ -16,6 +17,7 @@ export class ExtensionsLoader implements OnModuleInit {
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(ModuleRef) private readonly modules: ModuleRef,
     @Inject(SchemaService) private readonly schemas: SchemaService,
+    @Inject(FieldStages) private readonly stages: FieldStages,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
@@ -26,7 +28,7 @@ export class ExtensionsLoader implements OnModuleInit {
     const codeFirst = await buildCodeFirst(this.modules, classes);
     if (!codeFirst) return;
     const fields = found.flatMap((w) => bindResolver(w.instance as object, () => parentRow));
-    this.schemas.extend(new ExtensionSchema(codeFirst, fields));
+    this.schemas.extend(new ExtensionSchema(codeFirst, fields, this.stages));
     this.log.info({ resolvers: classes.map((c) => c.name), fields: fields.map((f) => f.coordinate) }, 'svc: extension fields merged into the schema');
   }
 }

@@ -109,7 +109,7 @@ export class SchemaService {
     const sub = entities ? subgraphSdl(schema, entities) : undefined;
     // Before attachResolvers, whose field guard then wraps `_service` and `_entities` like any field.
     if (entities) attachFederation(schema, surface.index, scope, entities, () => ({ sdl: sub!, version }), deps.roleSchemas);
-    this.extension?.attach(schema, surface.index);
+    this.extension?.attach(schema, surface.index, version);
     attachResolvers(schema, surface.index, scope, deps, version);
     this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version, dormant, ...(sub ? { subgraphSdl: sub } : {}) };
     metrics.schemaRebuilds.inc();
