@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Controller, Get, Inject, Module, Post, UseGuards } from '@nestjs/common';
+import { Int, Query, Resolver } from '@nestjs/graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ShopClient, ShopSourceModule } from '../../src/generated/shop/module.js';
 import { SvcGuard } from '../../src/pipeline/svc.guard.js';
@@ -72,7 +73,18 @@ class TypedController {
   }
 }
 
-@Module({ imports: [ShopSourceModule], controllers: [TypedController] })
+/** The same forced selection inside an extension's GraphQL field. */
+@Resolver()
+class TypedResolver {
+  constructor(@Inject(ShopClient) private readonly shop: ShopClient) {}
+
+  @Query(() => Int, { nullable: true })
+  async typed_bad(): Promise<number> {
+    return (await this.shop.orders({ id: true, customer: true } as never)).length;
+  }
+}
+
+@Module({ imports: [ShopSourceModule], controllers: [TypedController], providers: [TypedResolver] })
 class TypedModule {}
 
 let t: TestApp;
@@ -162,6 +174,17 @@ describe('a selection that is invalid at run time', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('inside an extension\'s GraphQL field: the same code and message at the field\'s path, with the request id', async () => {
+    const r = await t.gql('{ typed_bad }', undefined, ADMIN);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ typed_bad: null });
+    expect(r.body.errors[0]).toMatchObject({
+      path: ['typed_bad'],
+      message: expect.stringMatching(/^typed client: shop_orders\.customer: "customer" is a relation or object of type shop_customers/),
+      extensions: { code: 'INVALID_SELECTION', request_id: expect.any(String) },
+    });
   });
 
   it('names unknown fields, unknown arguments and missing required ones', async () => {
