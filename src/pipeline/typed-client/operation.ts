@@ -34,7 +34,10 @@ class Builder {
 
   /** `(name: $vN, ...)` for the arguments given, each declared with the argument's own type. */
   args(field: GraphQLField<unknown, unknown>, given: unknown, where: string): string {
-    if (given === undefined) return this.required(field, [], where);
+    if (given === undefined) {
+      this.required(field, [], where);
+      return '';
+    }
     if (!isPlainObject(given)) throw new SelectionError(where, `arguments must be an object, got ${typeof given}`);
     const known = new Map<string, GraphQLArgument>(field.args.map((a) => [a.name, a]));
     const parts: string[] = [];
@@ -51,10 +54,9 @@ class Builder {
     return parts.length ? `(${parts.join(', ')})` : '';
   }
 
-  private required(field: GraphQLField<unknown, unknown>, given: readonly string[], where: string): string {
+  private required(field: GraphQLField<unknown, unknown>, given: readonly string[], where: string): void {
     const missing = field.args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined && !given.includes(a.name));
     if (missing.length) throw new SelectionError(where, `missing required argument${missing.length > 1 ? 's' : ''} ${missing.map((a) => `"${a.name}"`).join(', ')}`);
-    return '';
   }
 
   /** `{ a b(x: $v1) c { ... } }` for a selection on `type`. */
