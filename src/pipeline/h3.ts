@@ -1,12 +1,12 @@
 // The root `h3(resolution)` field (SPEC §4.5): for each `_h3_data_query` field the client selected,
 // one grouped statement on the object's source (two on PostgreSQL, see below), then the cells of all
 // of them merged in the server. Never a statement per row or per cell.
-import { type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, isObjectType } from 'graphql';
+import { type FieldNode, getArgumentValues, getNamedType, getNullableType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, isListType, isObjectType } from 'graphql';
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import { cellToBoundary, latLngToCell } from 'h3-js';
 import type { RequestContext } from '../executor/request-context.js';
 import { type Access, type AccessScope, accessOf, forbidden } from '../permissions/access.js';
-import { checkResolution, H3_CELL_KEY, H3_DATA_KEY, type H3Aggregation, planH3Groups } from '../planner/h3.js';
+import { checkResolution, H3_CELL_KEY, H3_DATA_KEY, type H3Aggregation, planH3Buckets, planH3Groups } from '../planner/h3.js';
 import type { Expr } from '../planner/ir/expr.js';
 import { checkRequiredFilters } from '../planner/select.js';
 import type { Args } from '../planner/rows.js';
@@ -19,6 +19,7 @@ import type { ResolverDeps } from './resolvers.js';
 export const H3_QUERY_TYPE = '_h3_query';
 export const H3_DATA_TYPE = '_h3_data_query';
 const SUFFIX = '_aggregation';
+const BUCKETS = '_bucket_aggregation';
 
 /**
  * Distinct centroids one object may send through the server on a source that cannot compute cells
@@ -28,6 +29,8 @@ export const H3_MAX_POINTS = 200_000;
 
 interface Wanted extends H3Aggregation {
   readonly key: string;
+  /** The `_h3_data_query` field's name. */
+  readonly field: string;
   readonly inner: boolean;
 }
 
@@ -42,12 +45,15 @@ function wanted(info: GraphQLResolveInfo, index: SchemaIndex): Wanted[] {
     for (const [key, nodes] of sub(dataType, group)) {
       const name = nodes[0]!.name.value;
       const def = dataType.getFields()[name];
-      const obj = name.endsWith(SUFFIX) ? index.objects.get(name.slice(0, -SUFFIX.length)) : undefined;
-      if (!def || !obj) continue;
+      if (!def) continue;
+      // The return type tells the two apart (an object may be named `x_bucket`).
+      const buckets = isListType(getNullableType(def.type));
+      const suffix = buckets ? BUCKETS : SUFFIX;
+      const obj = name.endsWith(suffix) ? index.objects.get(name.slice(0, -suffix.length)) : undefined;
       const type = getNamedType(def.type);
-      if (!isObjectType(type)) continue;
+      if (!obj || !isObjectType(type)) continue;
       const args = getArgumentValues(def as GraphQLField<unknown, unknown>, nodes[0]!, info.variableValues) as Args;
-      out.push({ key, obj, type, nodes, args, inner: args.inner === true });
+      out.push({ key, field: name, obj, type, nodes, args, inner: args.inner === true, buckets });
     }
   }
   return out;
@@ -59,9 +65,9 @@ function wanted(info: GraphQLResolveInfo, index: SchemaIndex): Wanted[] {
  */
 function withRules(w: Wanted, access: Access, index: SchemaIndex, ctx: RequestContext): Wanted {
   access.checkObject('query', w.obj.name);
-  const filters = [w.args.filter as Args | undefined, access.fieldFilter(H3_DATA_TYPE, `${w.obj.name}${SUFFIX}`, ctx.authVars)];
+  const filters = [w.args.filter as Args | undefined, access.fieldFilter(H3_DATA_TYPE, w.field, ctx.authVars)];
   for (const [coord, root] of index.roots) {
-    if (root.object !== w.obj.name || root.kind !== 'aggregation') continue;
+    if (root.object !== w.obj.name || root.kind !== (w.buckets ? 'bucket_aggregation' : 'aggregation')) continue;
     const [type, field] = coord.split('.') as [string, string];
     if (access.fieldDenied(type, field, w.type.name)) throw forbidden(`role "${access.role}" may not aggregate "${w.obj.name}"`);
     filters.push(access.fieldFilter(type, field, ctx.authVars));
@@ -82,7 +88,7 @@ async function cellsOf(w: Wanted, resolution: number, info: GraphQLResolveInfo, 
   const plan = (key: (g: Expr) => Expr, withData: boolean) => {
     const statement = { source: w.obj.source, remotes: [] };
     const pctx = { ...planContext(info, index, scope, deps.registry, ctx), reads: new Set<string>(), statement };
-    const node = planH3Groups(pctx, w, pctx.nextAlias(), key, withData);
+    const node = withData && w.buckets ? planH3Buckets(pctx, w, pctx.nextAlias(), key) : planH3Groups(pctx, w, pctx.nextAlias(), key, withData);
     if (statement.remotes.length) throw new PublicError(ErrorCode.BadUserInput, `h3: "${w.key}" aggregates relations into another source, which h3 does not support`);
     for (const r of pctx.reads) ctx.reads.add(r);
     return node;
@@ -115,7 +121,13 @@ async function cellsOf(w: Wanted, resolution: number, info: GraphQLResolveInfo, 
     groups = points.length ? await run((g) => ({ kind: 'h3_cell', expr: g, resolution, cells }), true) : [];
   }
   const out = new Map<string, unknown>();
-  for (const g of groups) if (g[H3_CELL_KEY] !== null) out.set(g[H3_CELL_KEY] as string, g[H3_DATA_KEY]);
+  for (const g of groups) {
+    if (g.cell === null) continue;
+    // Buckets come one row each, in the order the client asked for: listed per cell in that order.
+    const list = w.buckets ? (out.get(g.cell) as unknown[] | undefined) : undefined;
+    if (list) list.push(g[H3_DATA_KEY]);
+    else out.set(g.cell, w.buckets ? [g[H3_DATA_KEY]] : g[H3_DATA_KEY]);
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { FieldNode, GraphQLObjectType } from 'graphql';
 import type { ColumnField, DataObject } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { aggFields, type Scope } from './aggregate.js';
+import { planBuckets } from './buckets.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
 import type { AggregateNode } from './ir/aggregate.js';
@@ -16,13 +17,15 @@ import { type Args, rowsSelect } from './rows.js';
 export const H3_CELL_KEY = 'cell';
 export const H3_DATA_KEY = 'data';
 
-/** One `_h3_data_query` field: `<T>_aggregation(field, filter, inner)`. */
+/** One `_h3_data_query` field: `<T>_aggregation` or `<T>_bucket_aggregation` (field, filter, inner, ...). */
 export interface H3Aggregation {
   readonly obj: DataObject;
   /** The aggregation type (`_T_aggregation`) and the field nodes selecting it. */
   readonly type: GraphQLObjectType;
   readonly nodes: readonly FieldNode[];
   readonly args: Args;
+  /** `<T>_bucket_aggregation`: a list of buckets per cell. */
+  readonly buckets: boolean;
 }
 
 /** The geometry field the cells come from: `field:`, or the object's only Geometry field. */
@@ -60,5 +63,18 @@ export function planH3Groups(ctx: PlanContext, a: H3Aggregation, alias: string, 
       { kind: 'value', key: H3_CELL_KEY, expr, scalar: 'String', list: false },
       ...(withData ? [{ kind: 'object' as const, key: H3_DATA_KEY, fields: aggFields(scope, a.obj, alias, a.type, a.nodes, rowsOf) }] : []),
     ],
+  };
+}
+
+/**
+ * `<T>_bucket_aggregation` in a cell: the object's own bucket aggregation, grouped by the cell
+ * before its keys; each answered row is one bucket of one cell (the server lists them per cell).
+ */
+export function planH3Buckets(ctx: PlanContext, a: H3Aggregation, alias: string, key: (geometry: Expr) => Expr): AggregateNode {
+  const expr = key(fieldExpr(ctx, a.obj, alias, h3GeometryField(a.obj, a.args.field), 'aggregate'));
+  const node = planBuckets(ctx, a.obj, alias, a.type, a.nodes, { filter: a.args.filter, args: a.args.args, order_by: a.args.order_by });
+  return {
+    ...node, groupBy: [expr, ...(node.groupBy ?? [])],
+    fields: [{ kind: 'value', key: H3_CELL_KEY, expr, scalar: 'String', list: false }, { kind: 'object', key: H3_DATA_KEY, fields: node.fields }],
   };
 }

@@ -90,6 +90,26 @@ describe.each([['hd', SPOTS], ['hp', [...SPOTS, ROME]]] as const)('h3 on %s', (s
     expect(outline.coordinates[0][0][0]).toBeCloseTo(cellToBoundary(want[0]!.cell, true)[0]![0]!, 9);
   });
 
+  it('lists the buckets of each cell as the bucket aggregation of the object does', async () => {
+    const r = await gql(`{ h3(resolution: 7) { cell data { b: ${src}_spots_bucket_aggregation(order_by: [{field: "key.kind"}]) { key { kind } aggregations { _rows_count amount { sum } } } } } }`);
+    expect(r.body.errors).toBeUndefined();
+    const want = new Map<string, { kind: string; count: number; sum: number }[]>();
+    for (const x of spots) {
+      const c = latLngToCell(x.lat, x.lng, 7);
+      const list = want.get(c) ?? [];
+      let e = list.find((b) => b.kind === x.kind);
+      if (!e) list.push((e = { kind: x.kind, count: 0, sum: 0 }));
+      e.count++;
+      e.sum += x.amount;
+      want.set(c, list);
+    }
+    const expected = [...want.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([cell, list]) => ({
+      cell, b: list.sort((p, q) => p.kind.localeCompare(q.kind)).map((e) => ({ key: { kind: e.kind }, aggregations: { _rows_count: e.count, amount: { sum: e.sum } } })),
+    }));
+    expect(r.body.data.h3.map((c: any) => ({ cell: c.cell, b: c.data.b }))).toEqual(expected);
+    expect(r.statements.map((x) => x.source)).toEqual(src === 'hd' ? ['hd'] : ['hp', 'hp']);
+  });
+
   it('answers the role only the rows and fields its rules allow, as its own aggregation does', async () => {
     const r = await gql(`{ h3(resolution: 7) { cell data { ${src}_spots_aggregation { _rows_count } } } own: ${src}_spots_aggregation { _rows_count } }`, role('mapper'));
     expect(r.body.errors).toBeUndefined();
