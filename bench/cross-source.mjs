@@ -5,12 +5,11 @@
 // source (`links`). Prints statements per source (from /metrics) and the median time of N runs.
 //
 //   npm run build && node bench/cross-source.mjs [runs]
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from './lib/proc.mjs';
+import { startSvcProcess } from './lib/svc-process.mjs';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const PG_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -45,34 +44,7 @@ source('crm', 'type: duckdb\npath: ":memory:"\nprefix: crm\nseed: seed.sql\n', c
 source('sales', `type: postgres\npath: "${url}"\nprefix: sales\n`, orders(''));
 source('links', 'type: extension\n', 'extend type sales_orders @references(references_name: "crm_customers", source_fields: ["customer_id"], references_fields: ["id"], query: "customer", references_query: "orders")\n');
 
-const port = await freePort();
-const out = openSync(join(dir, 'svc.log'), 'w');
-const child = spawn('node', ['dist/src/main.js'], {
-  detached: true, stdio: ['ignore', out, out],
-  env: { ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn', CATALOGS_DIR: join(dir, 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), CACHE_L1_ENABLED: 'false' },
-});
-const base = `http://127.0.0.1:${port}`;
-const query = async (q) => {
-  const r = await fetch(`${base}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: q }) });
-  const body = await r.json();
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body;
-};
-for (let i = 0; ; i++) {
-  try {
-    await query('{ __typename }');
-    break;
-  } catch {
-    if (i > 600) throw new Error(`no answer; see ${join(dir, 'svc.log')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const statements = async () => {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const m = {};
-  for (const [, src, n] of text.matchAll(/^svc_statements_total\{source="([^"]+)"\} (\d+)/gm)) m[src] = Number(n);
-  return m;
-};
+const svc = await startSvcProcess({ dir, env: { CATALOGS_DIR: join(dir, 'catalogs') } });
 
 const pairs = [
   ['1:N with nested_limit and per-parent aggregation, 200 parents',
@@ -82,27 +54,16 @@ const pairs = [
     '{ one_orders(limit: 2000, order_by: [{field: "id"}]) { id total customer { name } } }',
     '{ sales_orders(limit: 2000, order_by: [{field: "id"}]) { id total customer { name } } }'],
 ];
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   for (const [label, within, across] of pairs) {
     console.log(`\n${label}`);
     for (const [kind, q] of [['within one source', within], ['across two sources', across]]) {
-      await query(q); // warm: plan cache, connections
-      const before = await statements();
-      const times = [];
-      for (let i = 0; i < RUNS; i++) {
-        const t = performance.now();
-        await query(q);
-        times.push(performance.now() - t);
-      }
-      const after = await statements();
-      const per = Object.fromEntries(Object.entries(after).map(([s, n]) => [s, (n - (before[s] ?? 0)) / RUNS]).filter(([, n]) => n > 0));
-      console.log(`  ${kind.padEnd(20)} median ${median(times).toFixed(1)} ms over ${RUNS} runs; statements per request: ${JSON.stringify(per)}`);
+      const { median, perRequest } = await svc.measure(q, RUNS);
+      console.log(`  ${kind.padEnd(20)} median ${median.toFixed(1)} ms over ${RUNS} runs; statements per request: ${JSON.stringify(perRequest)}`);
     }
   }
 } finally {
-  process.kill(-child.pid, 'SIGTERM');
-  await new Promise((r) => child.on('exit', r));
+  await svc.stop();
   await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
   await admin.end();
 }

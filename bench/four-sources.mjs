@@ -7,14 +7,13 @@
 // (and REST requests) per request, from /metrics, and the median time of N runs.
 //
 //   npm run build && node bench/four-sources.mjs [runs]
-import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { startRatesService } from '../examples/four-sources/rates-service.mjs';
-import { freePort } from './lib/proc.mjs';
+import { startSvcProcess } from './lib/svc-process.mjs';
 
 const RUNS = Number(process.argv[2] ?? 15);
 const PG_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -70,67 +69,31 @@ extend type Function {
 }
 `);
 
-const port = await freePort();
-const out = openSync(join(dir, 'svc.log'), 'w');
-const child = spawn('node', ['dist/src/main.js'], {
-  detached: true, stdio: ['ignore', out, out],
-  env: {
-    ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn', CATALOGS_DIR: catalogs, CORE_DB_PATH: join(dir, 'core.duckdb'), CACHE_L1_ENABLED: 'false',
-    FOUR_SOURCES_PG: pgUrl.toString(), FOUR_SOURCES_MYSQL: myUrl.toString(), FOUR_SOURCES_REST: rates.url,
-  },
+const svc = await startSvcProcess({
+  dir,
+  env: { CATALOGS_DIR: catalogs, FOUR_SOURCES_PG: pgUrl.toString(), FOUR_SOURCES_MYSQL: myUrl.toString(), FOUR_SOURCES_REST: rates.url },
+  readyQuery: '{ crm_customers(limit: 1) { id } one_customers(limit: 1) { id } }',
 });
-const base = `http://127.0.0.1:${port}`;
-const query = async (q) => {
-  const r = await fetch(`${base}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: q }) });
-  const body = await r.json();
-  if (body.errors) throw new Error(JSON.stringify(body.errors));
-  return body;
-};
-for (let i = 0; ; i++) {
-  try {
-    await query('{ crm_customers(limit: 1) { id } one_customers(limit: 1) { id } }');
-    break;
-  } catch (e) {
-    if (i > 600) throw new Error(`no answer (${e.message}); see ${join(dir, 'svc.log')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const statements = async () => {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const m = {};
-  for (const [, src, n] of text.matchAll(/^svc_statements_total\{source="([^"]+)"\} (\d+)/gm)) m[src] = Number(n);
-  return m;
-};
 
 const shape = (p, n) => `{ ${p}_customers(limit: ${n}, order_by: [{field: "id"}]) { id name currency eur_rate
   orders(nested_limit: 5, order_by: [{field: "id"}]) { id total status product { name in_stock } }
   orders_aggregation { _rows_count total { sum } } } }`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   for (const n of [20, 200, 1000]) {
     console.log(`\n${n} customers: eur_rate, orders(nested_limit: 5) { product }, orders_aggregation`);
     for (const [kind, q] of [['within one source', shape('one', n)], ['across four sources', shape('crm', n)]]) {
-      const first = await query(q); // warm: plan cache, connections
       if (kind !== 'within one source') {
-        const one = await query(shape('one', n));
-        if (JSON.stringify(one.data.one_customers) !== JSON.stringify(first.data.crm_customers)) throw new Error('the two answers differ');
+        const [one, four] = [await svc.query(shape('one', n)), await svc.query(q)];
+        if (JSON.stringify(one.data.one_customers) !== JSON.stringify(four.data.crm_customers)) throw new Error('the two answers differ');
       }
-      const before = await statements();
       rates.requests.length = 0;
-      const times = [];
-      for (let i = 0; i < RUNS; i++) {
-        const t = performance.now();
-        await query(q);
-        times.push(performance.now() - t);
-      }
-      const after = await statements();
-      const per = Object.fromEntries(Object.entries(after).map(([s, c]) => [s, (c - (before[s] ?? 0)) / RUNS]).filter(([, c]) => c > 0));
-      console.log(`  ${kind.padEnd(20)} median ${median(times).toFixed(1)} ms over ${RUNS} runs; statements per request: ${JSON.stringify(per)}; REST requests per request: ${rates.requests.length / RUNS}`);
+      const { median, perRequest } = await svc.measure(q, RUNS);
+      // The warm-up request of measure() is counted by the rates service too.
+      console.log(`  ${kind.padEnd(20)} median ${median.toFixed(1)} ms over ${RUNS} runs; statements per request: ${JSON.stringify(perRequest)}; REST requests per request: ${(rates.requests.length / (RUNS + 1)).toFixed(1)}`);
     }
   }
 } finally {
-  process.kill(-child.pid, 'SIGTERM');
-  await new Promise((r) => child.on('exit', r));
+  await svc.stop();
   await rates.close();
   await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
   await admin.end();
