@@ -123,6 +123,11 @@ export class PostgresSource implements DataSourceRuntime {
     // An idle connection the server closed (restart, pg_terminate_backend, network loss) emits
     // 'error': the pool drops it; without a listener the event would end the process.
     pool.on('error', ignore);
+    // While a connection is checked out, pg.Pool no longer listens to its 'error' event: a server
+    // that goes away mid-statement would end the process. The statement in flight rejects with
+    // the cause; this listener, added once per connection, only keeps the event from being
+    // unhandled (pg.Pool closes a connection whose socket broke rather than handing it out again).
+    pool.on('connect', (client) => client.on('error', ignore));
     const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
     const probe = new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings);
     let builtins: Row[];
@@ -166,7 +171,7 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   private async withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-    const c = await this.checkout();
+    const c = await this.pool.connect();
     try {
       return await fn(c);
     } finally {
@@ -174,22 +179,6 @@ export class PostgresSource implements DataSourceRuntime {
     }
   }
 
-  /**
-   * A connection of the pool. While it is checked out, pg.Pool no longer listens to its 'error'
-   * event: a server that goes away mid-statement would end the process. The statement in flight
-   * rejects with the cause; the listener only keeps the event from being unhandled, and
-   * pg.Pool closes a connection whose socket broke rather than handing it out again.
-   */
-  private async checkout(): Promise<pg.PoolClient> {
-    const c = await this.pool.connect();
-    c.on('error', ignore);
-    const release = c.release.bind(c);
-    c.release = (err?: Error | boolean) => {
-      c.removeListener('error', ignore);
-      release(err);
-    };
-    return c;
-  }
 
   private readonly named = new WeakMap<pg.ClientBase, Set<string>>();
 
@@ -233,7 +222,7 @@ export class PostgresSource implements DataSourceRuntime {
 
   /** A server-side cursor in a read transaction, fetched STREAM_BATCH rows at a time. */
   async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
-    const c = await this.checkout();
+    const c = await this.pool.connect();
     let open = false;
     try {
       await c.query('BEGIN READ ONLY');
