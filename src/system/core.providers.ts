@@ -24,7 +24,7 @@ import { compileStorageViews, STORAGE_SOURCE } from './storage/views.js';
 import { CLUSTER_SOURCE, compileClusterViews } from './cluster/nodes.js';
 import { logSecurityWarnings } from './security-warnings.js';
 
-export function coreType(config: Pick<Config, 'CORE_DB_PATH'>): 'postgres' | 'duckdb' {
+function coreType(config: Pick<Config, 'CORE_DB_PATH'>): 'postgres' | 'duckdb' {
   return /^postgres(ql)?:\/\//.test(config.CORE_DB_PATH) ? 'postgres' : 'duckdb';
 }
 

@@ -42,7 +42,7 @@ import { infoHandlers } from './info.js';
 import { Lifecycle } from './lifecycle.js';
 import { ALL_SYSTEM_FUNCTIONS, SYSTEM_SURFACE, SYSTEM_TYPES_SDL } from './modules.js';
 import { ReadinessProbe } from './readiness.js';
-import { ServedSchema } from './served-schema.js';
+import { SchemaRefresh } from './schema-refresh.js';
 
 /** The lineage emitter (OPENLINEAGE_URL), or null. */
 const LINEAGE = Symbol('svc.lineage');
@@ -96,7 +96,7 @@ export class NodeBoot {
     @Inject(CoreStore) private readonly core: CoreStore,
     @Inject(Lifecycle) private readonly lifecycle: Lifecycle,
     @Inject(ClusterService) private readonly cluster: ClusterService,
-    @Inject(ServedSchema) private readonly served: ServedSchema,
+    @Inject(SchemaRefresh) private readonly served: SchemaRefresh,
   ) {}
 
   async boot(): Promise<void> {
@@ -158,33 +158,33 @@ export class NodeStop {
       inject: [CONFIG, StorageStore],
     },
     {
-      provide: ServedSchema,
+      provide: SchemaRefresh,
       useFactory: (config: Config, schema: SchemaService, registry: SourceRegistry, executor: Executor, stages: FieldStages, roleSchemas: RoleSchemas, core: CoreStore, catalogs: CatalogStore, embedder: Embedder | null) =>
-        new ServedSchema({ config, schema, registry, executor, stages, roleSchemas, core, catalogs, embedder: embedder ?? undefined }),
+        new SchemaRefresh({ config, schema, registry, executor, stages, roleSchemas, core, catalogs, embedder: embedder ?? undefined }),
       inject: [CONFIG, BUILDING, SourceRegistry, Executor, FieldStages, RoleSchemas, CoreStore, CatalogStore, EMBEDDER],
     },
     {
       provide: Lifecycle,
-      useFactory: (config: Config, engine: DuckDbEngine, registry: SourceRegistry, core: CoreStore, served: ServedSchema, log: Logger, files: StorageFiles) => {
+      useFactory: (config: Config, engine: DuckDbEngine, registry: SourceRegistry, core: CoreStore, served: SchemaRefresh, log: Logger, files: StorageFiles) => {
         // A worker serves what management compiled and stored; it never writes the `_schema_*` tables.
         const worker = config.CLUSTER_ENABLED && config.CLUSTER_ROLE === 'worker';
         return new Lifecycle(config, engine, registry, core, served.rebuild, log, worker ? async () => undefined : served.persist, new StorageCache(files, config.STORAGE_CACHE_DIR, log));
       },
-      inject: [CONFIG, DuckDbEngine, SourceRegistry, CoreStore, ServedSchema, LOGGER, StorageFiles],
+      inject: [CONFIG, DuckDbEngine, SourceRegistry, CoreStore, SchemaRefresh, LOGGER, StorageFiles],
     },
     {
       provide: ClusterService,
-      useFactory: (config: Config, log: Logger, core: CoreStore, lifecycle: Lifecycle, registry: SourceRegistry, invalidation: Invalidation, cache: ResultCache, served: ServedSchema) =>
+      useFactory: (config: Config, log: Logger, core: CoreStore, lifecycle: Lifecycle, registry: SourceRegistry, invalidation: Invalidation, cache: ResultCache, served: SchemaRefresh) =>
         new ClusterService(config, log, new ClusterStore(core), lifecycle, registry, {
           invalidate: (catalog, tags) => invalidation.invalidateHere(catalog, tags),
           handler: (id) => served.handler(id),
           sharedInvalidation: () => cache.l2Ready,
         }),
-      inject: [CONFIG, LOGGER, CoreStore, Lifecycle, SourceRegistry, Invalidation, ResultCache, ServedSchema],
+      inject: [CONFIG, LOGGER, CoreStore, Lifecycle, SourceRegistry, Invalidation, ResultCache, SchemaRefresh],
     },
     {
       provide: SYSTEM_FUNCTIONS,
-      useFactory: (config: Config, lifecycle: Lifecycle, registry: SourceRegistry, invalidation: Invalidation, catalogs: CatalogStore, embedder: Embedder | null, cluster: ClusterService, served: ServedSchema, storages: StorageStore, files: StorageFiles) => {
+      useFactory: (config: Config, lifecycle: Lifecycle, registry: SourceRegistry, invalidation: Invalidation, catalogs: CatalogStore, embedder: Embedder | null, cluster: ClusterService, served: SchemaRefresh, storages: StorageStore, files: StorageFiles) => {
         const handlers: Record<string, FunctionHandler> = {
           ...systemHandlers({ lifecycle, registry, invalidation }), ...authHandlers(), ...infoHandlers(config),
           ...schemaHandlers({ store: catalogs, registry, refresh: served.refresh, ...(embedder ? { embedder } : {}) }), ...gisHandlers(),
@@ -200,7 +200,7 @@ export class NodeStop {
         served.serve(handlers);
         return handlers;
       },
-      inject: [CONFIG, Lifecycle, SourceRegistry, Invalidation, CatalogStore, EMBEDDER, ClusterService, ServedSchema, StorageStore, StorageFiles],
+      inject: [CONFIG, Lifecycle, SourceRegistry, Invalidation, CatalogStore, EMBEDDER, ClusterService, SchemaRefresh, StorageStore, StorageFiles],
     },
     {
       // Lineage events for every statement (SPEC §14), only when a receiver is configured.
@@ -228,6 +228,6 @@ export class NodeStop {
     // What serves requests (Apollo, the controllers, the in-process client) waits for the start.
     { provide: SchemaService, useFactory: (schema: SchemaService) => schema, inject: [BUILDING, STARTED] },
   ],
-  exports: [...CORE_EXPORTS, SchemaService, CatalogStore, Lifecycle, ClusterService, ReadinessProbe, NodeStop, ServedSchema],
+  exports: [...CORE_EXPORTS, SchemaService, CatalogStore, Lifecycle, ClusterService, ReadinessProbe, NodeStop, SchemaRefresh],
 })
 export class SystemModule {}

@@ -13,7 +13,7 @@ import type { Embedder } from './catalog/embedder.js';
 import type { CatalogStore } from './catalog/store.js';
 import type { CoreStore } from './core-store.js';
 
-export interface ServedSchemaParts {
+export interface SchemaRefreshParts {
   readonly config: Config;
   readonly schema: SchemaService;
   readonly registry: SourceRegistry;
@@ -25,11 +25,11 @@ export interface ServedSchemaParts {
   readonly embedder: Embedder | undefined;
 }
 
-export class ServedSchema {
+export class SchemaRefresh {
   private functions: Record<string, FunctionHandler> | undefined;
   private readonly writes = new Serial();
 
-  constructor(private readonly parts: ServedSchemaParts) {}
+  constructor(private readonly parts: SchemaRefreshParts) {}
 
   /** The handlers of the system functions (src/system/functions.ts and the modules'); rebuilds from then on. */
   serve(functions: Record<string, FunctionHandler>): void {
