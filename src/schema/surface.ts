@@ -4,7 +4,7 @@
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
 import { aggregatableStructs, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
-import { H3_ROOT_FIELD, h3Sdl } from './h3-sdl.js';
+import { H3_ROOT_FIELD, H3_SOURCE_TYPES, h3Sdl } from './h3-sdl.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =
@@ -193,7 +193,10 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
     for (const fn of c.functions) placeFunction(tree, c, fn);
   }
   if (byName.size) out.sdl.push(...queryJoinSdl([...byName.values()]));
-  out.sdl.push(...h3Sdl([...byName.values()]));
+  // Only sources whose SQL compiler can group by H3 cell (`h3Cells` of src/sql/compiler.ts:
+  // DuckDB in SQL, PostgreSQL through the server's cell map); MySQL objects are not offered.
+  const cellObjects = new Set(sorted.filter((c) => H3_SOURCE_TYPES.has(c.source.type)).flatMap((c) => c.objects.map((o) => o.name)));
+  out.sdl.push(...h3Sdl([...byName.values()].filter((o) => cellObjects.has(o.name))));
   for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
     const node = nodeAt(tree, split(f.module));
     const desc = f.description ? `${JSON.stringify(f.description)}\n  ` : '';

@@ -2,7 +2,7 @@
 // and precise errors for bad SDL.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { printSchema } from 'graphql';
+import { type GraphQLObjectType, printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { compileCatalog } from '../../src/catalog/compile.js';
 import { CatalogError } from '../../src/catalog/errors.js';
@@ -31,6 +31,15 @@ describe('generated surface (golden SDL)', () => {
 
   it('views with SQL and required arguments get no mutations', () => {
     expectGolden(join(GOLDEN, 'views.graphql'), sdlOf(source({ name: 'reports', prefix: 'rep' }), 'test/fixtures/catalogs/views/schema.graphql'));
+  });
+
+  it('the root h3 query offers the objects with a geometry of sources that can group by H3 cell, not MySQL ones', () => {
+    const text = () => `type places @table(name: "places") {\n  id: Int! @pk\n  at: Geometry\n}`;
+    const duck = compileCatalog(source({ name: 'd', prefix: 'd' }), [{ file: 'd/schema.graphql', text: text() }]);
+    const pg = compileCatalog(source({ name: 'p', type: 'postgres', prefix: 'p' }), [{ file: 'p/schema.graphql', text: text() }]);
+    const my = compileCatalog(source({ name: 'm', type: 'mysql', prefix: 'm' }), [{ file: 'm/schema.graphql', text: text() }]);
+    const fields = Object.keys((compileSchema([duck, pg, my], []).schema.getType('_h3_data_query') as GraphQLObjectType).getFields());
+    expect(fields).toEqual(['d_places_aggregation', 'd_places_bucket_aggregation', 'p_places_aggregation', 'p_places_bucket_aggregation']);
   });
 
   it('a view behind a relation takes its args on the relation fields; required when its input has non-null members', () => {
