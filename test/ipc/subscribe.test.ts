@@ -76,6 +76,15 @@ describe('/subscribe', () => {
     expect(rs[0]!.data).toEqual({ query: { function: { core: { auth: { me: { role: 'viewer', auth_type: 'impersonation' } } } } } });
   });
 
+  it('sends the error of an invalid inner query once and completes, instead of at every interval', async () => {
+    const c = connect({ 'x-svc-secret-key': SECRET });
+    const { results: rs, error } = await results(c, 'subscription { query(interval: "1s", count: 0) { shop_orders_aggregation { _rows_count no_such_field { sum } } } }');
+    expect(error).toBeUndefined();
+    expect(rs).toHaveLength(1);
+    expect(rs[0]!.data).toBeNull();
+    expect(JSON.stringify(rs[0]!.errors)).toContain('no_such_field');
+  });
+
   it('refuses documents that are not a periodic query', async () => {
     const c = connect({ 'x-svc-secret-key': SECRET });
     const q = await results(c, '{ shop_customers { id } }');

@@ -129,7 +129,11 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
           yield { errors: [new GraphQLError(`subscription ended: ${(e as Error).message}`, { extensions: { code } })] };
           return;
         }
-        yield await this.run(p, context, variables);
+        const result = await this.run(p, context, variables);
+        yield result;
+        // No data at all: the query was refused as a whole (invalid, over a limit). Running it again
+        // would send the same error every interval, so the subscription ends after saying it once.
+        if (result.data === null) return;
       }
     } finally {
       stop.abort();
