@@ -6,7 +6,26 @@ import { type ConstArgumentNode, type ConstValueNode, Kind, print } from 'graphq
 export type DirectiveSite = 'type' | 'field' | 'argument';
 
 /** `names`: a name or a list of names, written as strings or enum values (`[ne, in]`). */
-type ArgKind = 'string' | 'boolean' | 'int' | 'names' | 'object' | 'any';
+type ArgKind = 'string' | 'boolean' | 'int' | 'names' | 'object' | 'any' | EnumKind;
+
+/**
+ * An argument whose type is an enum in hugr's directive definitions (`@geometry_info(type: POINT)`,
+ * `@embeddings(distance: Cosine)`): written as the enum value or as a string, compared without case
+ * (svc's own introspection writes `type: "Point"`).
+ */
+interface EnumKind {
+  readonly enum: string;
+  readonly values: readonly string[];
+  /** Other names are accepted too (PostGIS subtypes such as PointZ, Triangle, CircularString). */
+  readonly open?: boolean;
+}
+
+const GEOMETRY_TYPE: EnumKind = {
+  enum: 'GeometryType',
+  values: ['POINT', 'LINESTRING', 'POLYGON', 'MULTIPOINT', 'MULTILINESTRING', 'MULTIPOLYGON', 'GEOMETRYCOLLECTION'],
+  open: true,
+};
+const VECTOR_DISTANCE: EnumKind = { enum: 'VectorDistanceType', values: ['L2', 'Cosine', 'Inner'] };
 
 interface DirectiveSpec {
   readonly on: readonly DirectiveSite[];
@@ -29,7 +48,7 @@ export const DIRECTIVES: Readonly<Record<string, DirectiveSpec>> = {
   default: { on: F, args: { value: 'any', sequence: s, insert_exp: s, update_exp: s } },
   sql: { on: F, args: { exp: s } },
   field_source: { on: F, args: { field: s } },
-  geometry_info: { on: F, args: { type: s, srid: 'int' } },
+  geometry_info: { on: F, args: { type: GEOMETRY_TYPE, srid: 'int' } },
   exclude_filter: { on: F, args: { operations: names } },
   filter_required: { on: F, args: {} },
   references: {
@@ -49,7 +68,7 @@ export const DIRECTIVES: Readonly<Record<string, DirectiveSpec>> = {
   dependency: { on: T, args: { name: s } },
   cache: { on: TF, args: { ttl: 'any', key: s, tags: names } },
   no_cache: { on: TF, args: {} },
-  embeddings: { on: T, args: { model: s, vector: s, distance: s } },
+  embeddings: { on: T, args: { model: s, vector: s, distance: VECTOR_DISTANCE } },
   drop: { on: TF, args: {} },
   replace: { on: TF, args: {} },
   if_not_exists: { on: TF, args: {} },
@@ -57,9 +76,18 @@ export const DIRECTIVES: Readonly<Record<string, DirectiveSpec>> = {
   deprecated: { on: ['field', 'argument'], args: { reason: s } },
 };
 
-const WORDS: Record<ArgKind, string> = { string: 'a string', boolean: 'true or false', int: 'an integer', names: 'a name or a list of names', object: 'an object', any: 'a value' };
+const WORDS: Record<Exclude<ArgKind, EnumKind>, string> = { string: 'a string', boolean: 'true or false', int: 'an integer', names: 'a name or a list of names', object: 'an object', any: 'a value' };
+
+function words(kind: ArgKind): string {
+  return typeof kind === 'string' ? WORDS[kind] : `one of ${kind.values.join(', ')} (${kind.enum})`;
+}
 
 function fits(kind: ArgKind, v: ConstValueNode): boolean {
+  if (typeof kind !== 'string') {
+    if (v.kind !== Kind.ENUM && v.kind !== Kind.STRING) return false;
+    const word = v.value.toUpperCase();
+    return kind.open || kind.values.some((x) => x.toUpperCase() === word);
+  }
   switch (kind) {
     case 'string': return v.kind === Kind.STRING;
     case 'boolean': return v.kind === Kind.BOOLEAN;
@@ -85,5 +113,5 @@ export function argumentProblem(name: string, a: ConstArgumentNode): string | un
   const kind = DIRECTIVES[name]?.args[a.name.value];
   if (!kind) return `unknown argument "${a.name.value}" of directive "@${name}"`;
   if (fits(kind, a.value)) return undefined;
-  return `argument "${a.name.value}" of directive "@${name}" must be ${WORDS[kind]}, not ${print(a.value)}`;
+  return `argument "${a.name.value}" of directive "@${name}" must be ${words(kind)}, not ${print(a.value)}`;
 }

@@ -146,6 +146,23 @@ describe('catalog errors name the file, the line and the thing', () => {
     ]);
   });
 
+  it('enum-typed arguments as hugr writes them (enum values) and as strings; an unknown enum value is refused (issue 32)', () => {
+    const sdl = [
+      'type places @table(name: "places") @embeddings(model: "m", vector: "v", distance: Cosine) {',
+      '  id: Int! @pk',
+      '  at: Geometry @geometry_info(srid: 4326, type: POINT)',
+      '  area: Geometry @geometry_info(type: MULTIPOLYGON srid: 4326)',
+      '  line: Geometry @geometry_info(type: "LineString", srid: 3857)',
+      '  v: String',
+      '}',
+    ].join('\n');
+    expect(compileCatalog(source(), [{ file: 'cat/schema.graphql', text: sdl }]).objects[0]!.fields.map((f) => f.name)).toEqual(['id', 'at', 'area', 'line', 'v']);
+    expect(problems('type a @table(name: "a") @embeddings(model: "m", vector: "v", distance: Manhattan) {\n  id: Int! @pk\n  g: Geometry @geometry_info(type: 7)\n}')).toEqual([
+      'argument "distance" of directive "@embeddings" must be one of L2, Cosine, Inner (VectorDistanceType), not Manhattan (cat/schema.graphql:1)',
+      'argument "type" of directive "@geometry_info" must be one of POINT, LINESTRING, POLYGON, MULTIPOINT, MULTILINESTRING, MULTIPOLYGON, GEOMETRYCOLLECTION (GeometryType), not 7 (cat/schema.graphql:3)',
+    ]);
+  });
+
   it('unknown field types', () => {
     expect(problems('type a @table(name: "a") {\n  id: Int! @pk\n  at: Instant\n}')).toEqual(['unknown type "Instant" of field "at" (cat/schema.graphql:3)']);
   });
