@@ -202,14 +202,35 @@ function applyOne(source: SourceInfo, files: readonly CatalogFile[], objects: Ma
   return { touched: w.touched, dependencies: w.dependencies };
 }
 
+/** The sources an extension names by `@dependency` (on `extend type` or a field-less `type`). */
+function declaredDependencies(files: readonly CatalogFile[]): Set<string> {
+  const ctx: Ctx = { source: { name: '', type: 'extension', prefix: '', asModule: false, readOnly: false }, problems: [], warnings: [] };
+  const out = new Set<string>();
+  for (const doc of parseFiles(ctx, files)) {
+    for (const def of doc.definitions) {
+      if (def.kind !== Kind.OBJECT_TYPE_EXTENSION && def.kind !== Kind.OBJECT_TYPE_DEFINITION) continue;
+      for (const dep of directives(def.directives).get('dependency') ?? []) out.add(String(dep.name ?? ''));
+    }
+  }
+  return out;
+}
+
 const workingSet = (catalogs: readonly ResolvedCatalog[]) => new Map(catalogs.flatMap((c) => c.objects.map((o) => [o.name, mutable(o)] as const)));
 
 /**
  * Compiles an extension source at load (SPEC §3.1): every source it depends on must be loaded and
  * every definition must apply, or the load is refused with the reasons.
  */
-export function compileExtension(source: SourceInfo, files: readonly CatalogFile[], served: readonly ResolvedCatalog[]): ResolvedCatalog {
+export function compileExtension(source: SourceInfo, files: readonly CatalogFile[], served: readonly ResolvedCatalog[], opts: { suspend?: boolean } = {}): ResolvedCatalog {
   const loaded = new Set(served.map((c) => c.source.name));
+  if (opts.suspend) {
+    // At start a dependency may have been refused: the extension waits for it (applyExtensions
+    // applies it once every dependency is loaded) instead of failing with it (issue 32).
+    const declared = declaredDependencies(files);
+    if ([...declared].some((d) => !loaded.has(d))) {
+      return deepFreeze({ source, extension: { files: files.map((f) => ({ file: f.file, text: f.text })), dependencies: [...declared].sort() }, objects: [], inputs: [], structs: [], functions: [], warnings: [] });
+    }
+  }
   const { touched, dependencies } = applyOne(source, files, workingSet(served), served.flatMap((c) => c.functions));
   const missing = [...dependencies].filter((d) => !loaded.has(d));
   if (missing.length) throw new CatalogError(missing.map((m) => `extension "${source.name}" depends on data source "${m}", which is not loaded`));

@@ -99,7 +99,7 @@ export class Lifecycle {
     }
   }
 
-  private async compile(row: DataSourceRow): Promise<ResolvedCatalog> {
+  private async compile(row: DataSourceRow, suspend: boolean): Promise<ResolvedCatalog> {
     if (row.self_defined) {
       const found = await this.introspected(row);
       const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
@@ -112,11 +112,16 @@ export class Lifecycle {
     if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
     // An extension is checked against the sources served now, itself left out (a reload replaces it).
-    if (row.type === 'extension') return compileExtension(info, files, applyExtensions(this.registry.catalogs().filter((c) => c.source.name !== row.name)).catalogs);
+    if (row.type === 'extension') return compileExtension(info, files, applyExtensions(this.registry.catalogs().filter((c) => c.source.name !== row.name)).catalogs, { suspend });
     return compileCatalog(info, files);
   }
 
-  load(name: string): Promise<OperationResult> {
+  /**
+   * `suspend` (at start): an extension whose dependency is not loaded (refused, or not yet fixed)
+   * is kept waiting for it rather than refused, so one refused source never takes more than
+   * itself and the extensions over it down (issue 32); loading the dependency later applies it.
+   */
+  load(name: string, opts: { suspend?: boolean } = {}): Promise<OperationResult> {
     return this.serial.run(async () => {
       try {
         if (!NAME.test(name)) throw new PublicError(ErrorCode.BadUserInput, `invalid data source name "${name}"`);
@@ -128,7 +133,7 @@ export class Lifecycle {
         // copied from a storage is not the storage's file, so the source takes no writes.
         const copied = row.type === 'duckdb' && this.storage && isRemote(row.path);
         if (copied) row = { ...row, path: await this.storage!.copy(row.path), read_only: true };
-        let catalog = await this.compile(row);
+        let catalog = await this.compile(row, !!opts.suspend);
         if (row.type === 'duckdb' && this.storage) catalog = await this.storage.localize(catalog);
         const previous = this.registry.remove(name);
         if (previous) await previous.runtime.close().catch(() => undefined);
@@ -178,7 +183,7 @@ export class Lifecycle {
     try {
       // Extensions last: they are checked against the sources they depend on (SPEC §3.1).
       const rows = (await this.core.dataSources()).filter((r) => !r.disabled);
-      for (const row of [...rows.filter((r) => r.type !== 'extension'), ...rows.filter((r) => r.type === 'extension')]) await this.load(row.name);
+      for (const row of [...rows.filter((r) => r.type !== 'extension'), ...rows.filter((r) => r.type === 'extension')]) await this.load(row.name, { suspend: true });
     } finally {
       this.starting = false;
     }

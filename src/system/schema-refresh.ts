@@ -59,7 +59,7 @@ export class SchemaRefresh {
     if (config.CORE_DB_READONLY) return Promise.resolve();
     return this.writes.run(async () => {
       const described = new Map((await core.dataSources()).map((r) => [r.name, { description: r.description }]));
-      await catalogs.sync(schema.current.schema, schema.current.index, registry.catalogs(), (n) => described.get(n), force);
+      await catalogs.sync(schema.current.schema, schema.current.index, registry.catalogs(), (n) => described.get(n), force, new Set(schema.current.dormant.keys()));
       if (embedder) await catalogs.embedMissing(embedder, 50);
     });
   };

@@ -117,19 +117,23 @@ export class CatalogStore {
    * rewritten, catalogs no longer served are marked disabled, the system part follows the shape.
    * One transaction; `schema_version` grows by one when anything changed.
    */
-  async sync(schema: import('graphql').GraphQLSchema, index: SchemaIndex, catalogs: readonly ResolvedCatalog[], meta: (name: string) => CatalogMeta | undefined, force = false): Promise<void> {
+  async sync(schema: import('graphql').GraphQLSchema, index: SchemaIndex, catalogs: readonly ResolvedCatalog[], meta: (name: string) => CatalogMeta | undefined, force = false, suspended: ReadonlySet<string> = new Set()): Promise<void> {
     const rows = schemaRows(schema, index, catalogs);
     await this.core.runtime.transaction(async (c) => {
       let changed = false;
-      const stored = new Map((await c.all({ sql: `SELECT name, version, disabled FROM ${this.t('_schema_catalogs')}`, params: [] })).map((r) => [String(r.name), r]));
+      const stored = new Map((await c.all({ sql: `SELECT name, version, disabled, suspended FROM ${this.t('_schema_catalogs')}`, params: [] })).map((r) => [String(r.name), r]));
       for (const cat of catalogs) {
         const name = cat.source.name;
         const part = rows.byCatalog.get(name)!;
         const version = hash({ cat, part });
         const old = stored.get(name);
+        const waiting = suspended.has(name);
         if (!force && old?.version === version) {
-          if (old.disabled) await c.write({ sql: `UPDATE ${this.t('_schema_catalogs')} SET disabled = FALSE WHERE name = $1`, params: [name] });
-          changed ||= !!old.disabled;
+          // An extension is suspended while a source it depends on is not loaded (hugr's catalogs.suspended).
+          if (old.disabled || !!old.suspended !== waiting) {
+            await c.write({ sql: `UPDATE ${this.t('_schema_catalogs')} SET disabled = FALSE, suspended = $2 WHERE name = $1`, params: [name, waiting] });
+            changed = true;
+          }
           continue;
         }
         changed = true;
@@ -140,9 +144,10 @@ export class CatalogStore {
         await this.insert(c, '_schema_catalogs', [{
           name, version, description: d?.description ?? meta(name)?.description ?? '', long_description: d?.long_description ?? '',
           source_type: cat.source.type, prefix: cat.source.prefix, as_module: cat.source.asModule, read_only: cat.source.readOnly,
-          is_summarized: !!d, disabled: false, suspended: false,
+          is_summarized: !!d, disabled: false, suspended: waiting,
         }]);
         await c.write({ sql: `DELETE FROM ${this.t('_schema_catalog_dependencies')} WHERE catalog_name = $1`, params: [name] });
+        await this.insert(c, '_schema_catalog_dependencies', (cat.extension?.dependencies ?? []).map((d) => ({ catalog_name: name, depends_on: d })));
       }
       const served = new Set(catalogs.map((x) => x.source.name));
       for (const [name, r] of stored) {
