@@ -8,10 +8,13 @@ import { createApp } from './server.js';
 import { loadExtensionModules } from './extensions/load.js';
 import { ReadinessProbe } from './system/readiness.js';
 import { tracingRequested } from './tracing/requested.js';
+import { slowStep, startStep } from './shared/start-steps.js';
 
 const PROBES = new Set(['/health', '/ready', '/metrics']);
 
 async function main(): Promise<void> {
+  // Node's clock starts with the process: what has passed is the loading of the server's code.
+  const loaded = performance.now();
   let config;
   try {
     config = loadConfig();
@@ -21,13 +24,15 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = createLogger(config.LOG_LEVEL, config.LOG_FORMAT);
+  slowStep(log, 'loading the server code', loaded);
   // Tracing only when the OTEL_* variables ask for it; the SDK is not even loaded otherwise.
   const tracing = tracingRequested(process.env) ? (await import('./tracing/sdk.js')).startTracing(process.env) : undefined;
   if (tracing) log.info('svc: OpenTelemetry tracing on');
   const { host, port } = parseBind(config.BIND);
   // A team's own Nest modules (EXTENSIONS), imported into the application (docs/extending.md).
-  const app = await createApp(config, log, await loadExtensionModules(config.EXTENSIONS, process.cwd()));
-  await app.listen(port, host);
+  const extensions = await startStep(log, 'loading extension modules', () => loadExtensionModules(config.EXTENSIONS, process.cwd()));
+  const app = await startStep(log, 'building the application (core database, data sources, schema)', () => createApp(config, log, extensions));
+  await startStep(log, 'opening the listener', () => app.listen(port, host));
   let service: Server | undefined;
   if (config.SERVICE_BIND) {
     // /health, /ready and /metrics on their own listener (SPEC §2 SERVICE_BIND), e.g. for a probe port.
