@@ -33,6 +33,8 @@ const SETUPS = {
   shop: { catalogs: 'catalogs' },
   /** The README's own source.yaml and catalog, over the example's seed. */
   readme: { copy: { 'catalogs/shop/seed.sql': 'catalogs/shop/seed.sql' } },
+  /** The quick start with the example extension module (README "Extending svc"). */
+  reports: { catalogs: 'catalogs', env: { EXTENSIONS: join(REPO, 'examples', 'reports', 'reports.module.ts') } },
 };
 
 /** The pages checked, in the order their examples run. */
@@ -251,7 +253,9 @@ async function main() {
     const b = spawnSync(process.execPath, [join(REPO, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: REPO });
     if (b.status !== 0) process.exit(1);
   }
-  const all = allExamples();
+  // `node scripts/docs-check.mjs docs/tutorial.md`: the examples of these pages only.
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const all = allExamples().filter((e) => !only.length || only.includes(e.at.slice(0, e.at.lastIndexOf(':'))));
   const servers = new Servers(all);
   let passed = 0;
   let failed = 0;
