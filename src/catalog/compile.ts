@@ -339,7 +339,8 @@ function compileStructs(ctx: Ctx, nodes: readonly ObjectTypeDefinitionNode[], dr
       const t = unwrap(f.type);
       const known = isScalar(t.name) || local.has(t.name) || drafts.has(t.name);
       if (!known) ctx.problems.push(`unknown type "${t.name}" of field "${n.name.value}.${f.name.value}" ${where(locOf(f, n.loc?.source.name ?? '?'))}`);
-      return { name: f.name.value, type: isScalar(t.name) ? t.name : typeName(ctx, t.name), list: t.list, nonNull: t.nonNull };
+      const source = directives(f.directives).get('field_source')?.[0]?.field;
+      return { name: f.name.value, type: isScalar(t.name) ? t.name : typeName(ctx, t.name), list: t.list, nonNull: t.nonNull, ...(typeof source === 'string' && source !== f.name.value ? { source } : {}) };
     }),
     ...(n.description ? { description: n.description.value } : {}),
   }));

@@ -153,7 +153,8 @@ export interface InputType {
 /** A plain object type (no @table/@view): function results and JSON structures. */
 export interface StructType {
   readonly name: string;
-  readonly fields: readonly { readonly name: string; readonly type: string; readonly list: boolean; readonly nonNull: boolean }[];
+  /** `source`: the key of the JSON answer the field is read from (`@field_source`), when not its name. */
+  readonly fields: readonly { readonly name: string; readonly type: string; readonly list: boolean; readonly nonNull: boolean; readonly source?: string }[];
   readonly description?: string;
 }
 
@@ -186,6 +187,9 @@ export interface CatalogFunction {
   readonly description?: string;
   readonly loc: Location;
 }
+
+/** A function's identity within its source (module, name, query or mutation): `@function(name:)` need not be unique. */
+export const functionKey = (fn: Pick<CatalogFunction, 'module' | 'name' | 'mutation'>): string => `${fn.mutation ? 'mutation' : 'query'}:${fn.module}:${fn.name}`;
 
 /**
  * An extension source (SPEC §3.1 `type: extension`): its SDL changes other sources' objects. It is

@@ -1,7 +1,7 @@
 // Catalog functions (SPEC §4.4) -> one call statement, or a call inside a row's object
 // (`@function_call`). Arguments are parameters or the row's columns; `@arg_default` values are
 // injected from the caller's identity and cannot come from the client.
-import { type CatalogFunction, type DataObject, isScalar, type ScalarName } from '../catalog/model.js';
+import { type CatalogFunction, type DataObject, functionKey, isScalar, type ScalarName } from '../catalog/model.js';
 import { substitute } from '../permissions/placeholders.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
@@ -25,7 +25,7 @@ function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Ex
   const namespace = namespaceOf(ctx, fn);
   if (fn.sql === undefined) {
     const qualified = fn.dbName.includes('.') ? fn.dbName.split('.') : ctx.functionName(fn.source, fn.dbName);
-    return { kind: 'fn', name: qualified, args: fn.args.filter((a) => !skip(a.name)).map((a) => arg(a.name)) };
+    return { kind: 'fn', name: qualified, args: fn.args.filter((a) => !skip(a.name)).map((a) => arg(a.name)), function: functionKey(fn) };
   }
   // `[arg]` names an argument, `[$auth.x]` a caller value, `[$catalog]` the source's namespace.
   const parts: Part[] = [];
@@ -41,7 +41,7 @@ function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Ex
     last = m.index + whole.length;
   }
   parts.push(fn.sql.slice(last));
-  return { kind: 'fn', args: [], sql: parts };
+  return { kind: 'fn', args: [], sql: parts, function: functionKey(fn) };
 }
 
 export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<string, unknown>): FunctionCallNode {

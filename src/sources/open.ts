@@ -6,6 +6,7 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { DuckDbEngine } from './duckdb/engine.js';
 import { ExtensionSource } from './extension/source.js';
 import { DuckDbSource } from './duckdb/source.js';
+import type { JqRunner } from './http/request.js';
 import { HttpSource } from './http/source.js';
 import { MysqlSource } from './mysql/source.js';
 import { PostgresSource } from './postgres/source.js';
@@ -21,6 +22,8 @@ export interface SourceSpec {
   readonly create?: boolean;
   /** The compiled catalog: an http source builds its endpoints from the catalog's functions. */
   readonly catalog?: ResolvedCatalog;
+  /** jq for http sources in hugr's form (their catalog SQL's jq argument). */
+  readonly jq?: JqRunner;
 }
 
 /** `data/x.duckdb?create=true` -> the path and the opt-in to create the file. */
@@ -39,7 +42,7 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
     case 'extension':
       return new ExtensionSource(spec.name);
     case 'http':
-      return HttpSource.connect({ name: spec.name, path, readOnly: !!spec.read_only, queryTimeoutMs: config.QUERY_TIMEOUT, ...(spec.catalog ? { catalog: spec.catalog } : {}) });
+      return HttpSource.connect({ name: spec.name, path, readOnly: !!spec.read_only, queryTimeoutMs: config.QUERY_TIMEOUT, engine, ...(spec.jq ? { jq: spec.jq } : {}), ...(spec.catalog ? { catalog: spec.catalog } : {}) });
     case 'mysql':
       return MysqlSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:

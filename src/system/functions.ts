@@ -7,6 +7,7 @@ import type { SystemFunction } from '../schema/surface.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Invalidation } from '../cache/invalidation.js';
+import { httpRequest } from './http-request.js';
 
 export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
   { module: 'core', mutation: true, name: 'load_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'load_data_source', description: 'Loads or reloads a data source and serves its catalog' },
@@ -14,6 +15,12 @@ export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
   { module: 'core', mutation: true, name: 'checkpoint', args: '(name: String = "")', returns: 'OperationResult', handler: 'checkpoint', description: 'Flushes the write-ahead log of a DuckDB source (empty: the core database)' },
   { module: 'core.cache', mutation: true, name: 'invalidate', args: '(tags: [String!])', returns: 'OperationResult', handler: 'cache_invalidate', description: 'Drops cached results carrying any of the tags (all of them without tags), in every process sharing the cache' },
   { module: 'core', mutation: false, name: 'data_source_status', args: '(name: String!)', returns: 'String', handler: 'data_source_status', description: 'Status text of a data source: loaded, unloaded, or failed with the reason' },
+  {
+    module: 'core', mutation: false, name: 'http_data_source_request_scalar',
+    args: '(source: String!, path: String!, method: String = "GET", headers: JSON, parameters: JSON, body: JSON, jq: String = "")',
+    returns: 'String', handler: 'http_data_source_request_scalar',
+    description: "Sends a request to an http data source with its credentials and returns the answer's JSON text (after the jq program); admin only unless a role is granted this field",
+  },
   { module: 'core', mutation: false, name: 'describe_data_source_schema', args: '(name: String!, self: Boolean = false, log: Boolean = false)', returns: 'String', handler: 'describe_data_source_schema', description: "The GraphQL schema generated from a data source's catalog" },
 ];
 
@@ -48,6 +55,7 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
       return { success: true, affected_rows: n, message: tags?.length ? `invalidated tags ${tags.join(', ')}` : 'invalidated everything' };
     },
     data_source_status: (args) => deps.lifecycle.status(name(args)),
+    http_data_source_request_scalar: (args) => httpRequest(deps.registry, args),
     describe_data_source_schema: async (args) => {
       // self: the catalog the source derives from its database (self_defined), whether or not it uses it.
       if (args.self) return deps.lifecycle.selfDefinedSdl(name(args), !!args.log);

@@ -10,6 +10,7 @@ import type { Logger } from '../shared/logger.js';
 import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
+import type { JqRunner } from '../sources/http/request.js';
 import { missingInDatabase } from '../sources/schema-check.js';
 import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
 import { PostgresSource } from '../sources/postgres/source.js';
@@ -50,6 +51,8 @@ export class Lifecycle {
     private readonly persist: () => Promise<void> = async () => undefined,
     /** Copies of object storage files for DuckDB sources (src/system/storage/cache.ts). */
     private readonly storage?: StorageCache,
+    /** jq for http sources in hugr's form. */
+    private readonly jq?: JqRunner,
   ) {}
 
   /** Set while every source loads at start: the schema is persisted once, at the end. */
@@ -138,7 +141,7 @@ export class Lifecycle {
         const previous = this.registry.remove(name);
         if (previous) await previous.runtime.close().catch(() => undefined);
         const seedFile = this.seeds.get(name);
-        const runtime = await openSource(this.config, this.engine, { ...row, catalog, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}) });
+        const runtime = await openSource(this.config, this.engine, { ...row, catalog, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}), ...(this.jq ? { jq: this.jq } : {}) });
         const missing = await missingInDatabase(runtime, catalog).catch((e: Error) => [`the database's tables could not be checked: ${e.message}`]);
         const warnings = [...catalog.warnings, ...missing];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);

@@ -4,6 +4,7 @@
 // closes the parts in order at shutdown.
 import { Global, Inject, Injectable, Module } from '@nestjs/common';
 import { IdentityService } from '../auth/identity.service.js';
+import { HttpJq } from './http-jq.js';
 import { Invalidation } from '../cache/invalidation.js';
 import { ResultCache } from '../cache/result-cache.js';
 import type { Config } from '../config/schema.js';
@@ -163,14 +164,15 @@ export class NodeStop {
         new SchemaRefresh({ config, schema, registry, executor, stages, roleSchemas, core, catalogs, embedder: embedder ?? undefined }),
       inject: [CONFIG, BUILDING, SourceRegistry, Executor, FieldStages, RoleSchemas, CoreStore, CatalogStore, EMBEDDER],
     },
+    { provide: HttpJq, useFactory: (config: Config) => new HttpJq(config), inject: [CONFIG] },
     {
       provide: Lifecycle,
-      useFactory: (config: Config, engine: DuckDbEngine, registry: SourceRegistry, core: CoreStore, served: SchemaRefresh, log: Logger, files: StorageFiles) => {
+      useFactory: (config: Config, engine: DuckDbEngine, registry: SourceRegistry, core: CoreStore, served: SchemaRefresh, log: Logger, files: StorageFiles, jq: HttpJq) => {
         // A worker serves what management compiled and stored; it never writes the `_schema_*` tables.
         const worker = config.CLUSTER_ENABLED && config.CLUSTER_ROLE === 'worker';
-        return new Lifecycle(config, engine, registry, core, served.rebuild, log, worker ? async () => undefined : served.persist, new StorageCache(files, config.STORAGE_CACHE_DIR, log));
+        return new Lifecycle(config, engine, registry, core, served.rebuild, log, worker ? async () => undefined : served.persist, new StorageCache(files, config.STORAGE_CACHE_DIR, log), jq.run);
       },
-      inject: [CONFIG, DuckDbEngine, SourceRegistry, CoreStore, SchemaRefresh, LOGGER, StorageFiles],
+      inject: [CONFIG, DuckDbEngine, SourceRegistry, CoreStore, SchemaRefresh, LOGGER, StorageFiles, HttpJq],
     },
     {
       provide: ClusterService,

@@ -92,6 +92,8 @@ export interface FunctionExpr {
   readonly name?: readonly string[];
   readonly args: readonly Expr[];
   readonly sql?: readonly (string | Expr | { readonly kind: 'ident'; readonly parts: readonly string[] })[];
+  /** The catalog function called (catalog functionKey): sources that send requests rather than SQL (http) dispatch on it. */
+  readonly function?: string;
 }
 
 /**

@@ -53,5 +53,6 @@ export function castTo(ctx: CastContext, type: string, list: boolean, v: unknown
   if (!struct) return v;
   if (typeof v !== 'object' || Array.isArray(v)) return fail(ctx, at, `an object (${type})`, v);
   const o = v as Record<string, unknown>;
-  return Object.fromEntries(struct.fields.map((f) => [f.name, castTo(ctx, f.type, f.list, o[f.name], at ? `${at}.${f.name}` : f.name)]));
+  // `@field_source(field: "1h")`: the field reads another key of the answer (hugr's catalogs rename this way).
+  return Object.fromEntries(struct.fields.map((f) => [f.name, castTo(ctx, f.type, f.list, o[f.source ?? f.name], at ? `${at}.${f.source ?? f.name}` : f.source ?? f.name)]));
 }

@@ -6,6 +6,7 @@
 import type { CatalogFunction } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { OpenApiDocument, OpenApiOperation } from './openapi.js';
+import { argsOf, parseFunctionSql, placeOf, pathLabel, type RequestCall, RequestSqlError, type SqlValue } from './request-sql.js';
 
 export type ParamPlace = 'path' | 'query' | 'header' | 'body' | 'whole_body';
 
@@ -16,6 +17,8 @@ export interface Endpoint {
   readonly path: string;
   /** Where each argument goes, and under which name. */
   readonly params: readonly { readonly arg: string; readonly place: ParamPlace; readonly wire: string }[];
+  /** hugr's form: the function's `sql` is an http_data_source_request_scalar call (request-sql.ts). */
+  readonly request?: RequestCall;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
@@ -30,8 +33,37 @@ function where(fn: CatalogFunction): string {
   return `function "${fn.name}" (${fn.loc.file}:${fn.loc.line})`;
 }
 
+/**
+ * hugr's form: `sql: "http_data_source_request_scalar([$catalog], '/path', 'GET', headers::JSON,
+ * params::JSON, body::JSON, 'jq')"`. The method must be a literal, the source this one, and every
+ * `[name]` an argument of the function; a shape svc cannot send is refused with its line.
+ */
+function sqlEndpoint(source: string, fn: CatalogFunction): Endpoint {
+  const sql = fn.sql!;
+  const refuse = (msg: string, at: number): never => {
+    throw new PublicError(ErrorCode.CatalogInvalid, `http source "${source}": function "${fn.name}" (${placeOf(fn.loc, sql, at)}): ${msg}`);
+  };
+  let call: RequestCall;
+  try {
+    call = parseFunctionSql(sql);
+  } catch (e) {
+    if (e instanceof RequestSqlError) return refuse(e.message, e.at);
+    throw e;
+  }
+  const own = (v: SqlValue) => v.kind === 'catalog' || (v.kind === 'lit' && (v.value === source || v.value === ''));
+  if (!own(call.source)) refuse(`the first argument must be [$catalog] (this source); an http function calls its own source`, call.start);
+  if (call.method.kind !== 'lit' || typeof call.method.value !== 'string' || !METHODS.has(call.method.value.toUpperCase())) refuse(`the method must be a literal GET, POST, PUT, PATCH, DELETE or HEAD`, call.start);
+  if (call.jq.kind !== 'lit' || (call.jq.value !== null && typeof call.jq.value !== 'string')) refuse(`the jq argument must be a string literal`, call.start);
+  const known = new Set(fn.args.map((a) => a.name));
+  for (const v of [call.path, call.headers, call.params, call.body]) {
+    for (const name of argsOf(v)) if (!known.has(name)) refuse(`[${name}] is not an argument of the function`, call.start);
+  }
+  const method = String((call.method as { value: string }).value).toUpperCase();
+  return { fn, method, path: pathLabel(call.path), params: [], request: call };
+}
+
 export function endpointOf(source: string, fn: CatalogFunction, spec: OpenApiDocument | undefined): Endpoint {
-  if (fn.sql !== undefined) throw new PublicError(ErrorCode.CatalogInvalid, `http source "${source}": ${where(fn)} has sql; an http function names its endpoint in @function(name: "GET /path")`);
+  if (fn.sql !== undefined) return sqlEndpoint(source, fn);
   const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(fn.dbName.trim());
   let method: string;
   let path: string;

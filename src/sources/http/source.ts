@@ -1,7 +1,7 @@
 // An `http` data source (SPEC §3.1, issue 19 item 4): a REST service whose endpoints are catalog
 // functions (docs/http-sources.md). Query functions are GET (or any method the catalog names),
 // mutation functions usually POST/PUT/DELETE; the JSON answer is cast to the declared type.
-import type { CatalogFunction, DataObject, ResolvedCatalog } from '../../catalog/model.js';
+import { type CatalogFunction, type DataObject, functionKey, type ResolvedCatalog } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { stringifyJson } from '../../shared/json.js';
 import { Semaphore } from '../../shared/semaphore.js';
@@ -15,6 +15,11 @@ import { CredentialSource } from './credentials.js';
 import { type Endpoint, endpointOf } from './endpoints.js';
 import { type OpenApiDocument, readOpenApi } from './openapi.js';
 import { type HttpSourceOptions, parseHttpPath } from './options.js';
+import { applyJq, buildRequest, type JqRunner, type RawRequest } from './request.js';
+import { evaluate } from './request-sql.js';
+import { checkViews, inlineRequests } from './views.js';
+import { DuckDbSource } from '../duckdb/source.js';
+import type { DuckDbEngine } from '../duckdb/engine.js';
 
 export interface HttpSourceSpec {
   readonly name: string;
@@ -24,6 +29,10 @@ export interface HttpSourceSpec {
   readonly catalog?: ResolvedCatalog;
   /** QUERY_TIMEOUT: caps one attempt's time. */
   readonly queryTimeoutMs: number;
+  /** jq for hugr's form (`http_data_source_request_scalar(..., 'jq')`); without it a jq program is an error. */
+  readonly jq?: JqRunner;
+  /** The embedded DuckDB: the views of the source run there (views.ts). */
+  readonly engine?: DuckDbEngine;
 }
 
 /** The OpenAPI document, fetched with the source's credentials. */
@@ -63,8 +72,11 @@ export class HttpSource implements DataSourceRuntime {
     private readonly credentials: CredentialSource,
     private readonly endpoints: ReadonlyMap<string, Endpoint>,
     private readonly cast: CastContext,
+    private readonly jq: JqRunner | undefined,
+    /** Runs the SQL of the source's views (hugr's form), with their requests' answers inlined. */
+    private readonly views: DuckDbSource | undefined,
   ) {
-    this.compiler = new HttpCompiler(name, endpoints);
+    this.compiler = new HttpCompiler(name, endpoints, views?.compiler);
     this.batches = new Semaphore(o.concurrency);
   }
 
@@ -73,10 +85,13 @@ export class HttpSource implements DataSourceRuntime {
     const credentials = new CredentialSource(spec.name, o);
     const doc = await fetchOpenApi(spec.name, o, credentials);
     const catalog = spec.catalog;
-    if (catalog?.objects.length) throw new PublicError(ErrorCode.CatalogInvalid, `http source "${spec.name}": data objects (@table, @view) are not served from http sources; declare its endpoints as functions`);
-    const endpoints = new Map((catalog?.functions ?? []).map((fn) => [fn.dbName, endpointOf(spec.name, fn, doc)] as const));
+    const objects = catalog?.objects ?? [];
+    checkViews(spec.name, objects);
+    if (objects.length && !spec.engine) throw new PublicError(ErrorCode.Internal, `http source "${spec.name}": views need the embedded DuckDB`);
+    const endpoints = new Map((catalog?.functions ?? []).map((fn) => [functionKey(fn), endpointOf(spec.name, fn, doc)] as const));
     const structs = new Map((catalog?.structs ?? []).map((s) => [s.name, s] as const));
-    return new HttpSource(spec.name, spec.readOnly, o, credentials, endpoints, { source: spec.name, structs });
+    const views = objects.length ? DuckDbSource.over(spec.engine!, spec.name) : undefined;
+    return new HttpSource(spec.name, spec.readOnly, o, credentials, endpoints, { source: spec.name, structs }, spec.jq, views);
   }
 
   /** No namespace: the planner asks it of every source for `[$catalog]`; an http source has no tables. */
@@ -88,10 +103,28 @@ export class HttpSource implements DataSourceRuntime {
     return [name];
   }
 
+  /**
+   * A request in hugr's terms (catalog SQL, views, `core.http_data_source_request_scalar`): sent
+   * with the source's credentials, the answer after the jq program. `label` names it in messages.
+   */
+  async request(r: RawRequest, label: string, rows = false): Promise<unknown> {
+    const req = buildRequest(this.name, this.o.base, await this.credentials.get(), r, label);
+    return applyJq(this.jq, this.name, r.jq, await send(this.name, this.o, req), rows);
+  }
+
   /** One call: the request built from the statement, the answer cast to the function's type. */
   private async call(stmt: CompiledSql): Promise<unknown> {
     if (!isHttpStatement(stmt)) throw new PublicError(ErrorCode.Internal, `http source "${this.name}" was given SQL`);
     const { endpoint, args } = (stmt as HttpStatement).http;
+    if (endpoint.request) {
+      const what = `http source "${this.name}": ${stmt.sql}`;
+      const v = (x: Parameters<typeof evaluate>[0]) => evaluate(x, args, what);
+      const path = v(endpoint.request.path);
+      if (path === null || path === undefined) throw new PublicError(ErrorCode.BadUserInput, `${what}: the path has a null part (an argument it names is null)`);
+      const raw: RawRequest = { method: endpoint.method, path: String(path), headers: v(endpoint.request.headers), params: v(endpoint.request.params), body: v(endpoint.request.body), jq: String(v(endpoint.request.jq) ?? '') };
+      const answer = await this.request(raw, stmt.sql, endpoint.fn.isTable);
+      return castTo(this.cast, endpoint.fn.returns.type, endpoint.fn.returns.list || endpoint.fn.isTable, answer);
+    }
     const c = await this.credentials.get();
     const url = new URL(this.o.base.href);
     url.pathname = `${url.pathname.replace(/\/$/, '')}${endpoint.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
@@ -121,7 +154,8 @@ export class HttpSource implements DataSourceRuntime {
   }
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {
-    return this.call(stmt);
+    if (isHttpStatement(stmt) || !this.views) return this.call(stmt);
+    return this.views.queryJson(await inlineRequests(stmt, (r, label) => this.request(r, label, true)));
   }
 
   /**
@@ -130,7 +164,7 @@ export class HttpSource implements DataSourceRuntime {
    * `run`. One outcome per entry of `calls`, in order: a key that failed does not fail the others.
    */
   private async settle(fn: CatalogFunction, calls: readonly Readonly<Record<string, unknown>>[], run: Run): Promise<PromiseSettledResult<unknown>[]> {
-    const endpoint = this.endpoints.get(fn.dbName);
+    const endpoint = this.endpoints.get(functionKey(fn));
     if (!endpoint) throw new PublicError(ErrorCode.BadUserInput, `http source "${this.name}" has no endpoint for function "${fn.name}"`);
     const distinct = new Map<string, Promise<unknown>>();
     const keyOf = (args: Readonly<Record<string, unknown>>) => stringifyJson(fn.args.map((a) => args[a.name] ?? null));
