@@ -33,6 +33,8 @@ const SETUPS = {
   shop: { catalogs: 'catalogs' },
   /** The README's own source.yaml and catalog, over the example's seed. */
   readme: { copy: { 'catalogs/shop/seed.sql': 'catalogs/shop/seed.sql' } },
+  /** README "No catalog to write": a self-defined DuckDB source over the example's seed. */
+  selfdef: { copy: { 'catalogs/shop/seed.sql': 'catalogs/mine/seed.sql' } },
   /** The quick start with the example extension module (README "Extending svc"). */
   reports: { catalogs: 'catalogs', env: { EXTENSIONS: join(REPO, 'examples', 'reports', 'reports.module.ts') } },
 };

@@ -16,6 +16,9 @@ import { type IntrospectedCatalog, introspect } from '../sources/postgres/intros
 import { PostgresSource } from '../sources/postgres/source.js';
 import { introspectOpenApi } from '../sources/http/introspect.js';
 import { introspectMysql } from '../sources/mysql/introspect.js';
+import { introspectDuckDb } from '../sources/duckdb/introspect.js';
+import { DuckDbSource } from '../sources/duckdb/source.js';
+import type { DataSourceRuntime } from '../sources/types.js';
 import { MysqlSource } from '../sources/mysql/source.js';
 import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
@@ -64,11 +67,15 @@ export class Lifecycle {
     await this.persist().catch((e: Error) => this.log.warn({ error: e.message }, 'compiled catalogs not stored in the core database'));
   }
 
-  /** The catalog SDL a PostgreSQL or MySQL source's database describes (SPEC §3.1 self_defined), for the schema in its path. */
-  private async introspected(row: DataSourceRow): Promise<IntrospectedCatalog> {
+  /**
+   * The catalog SDL a source's database describes (self_defined): PostgreSQL (the schema in its
+   * path), MySQL, DuckDB (`opened`: the runtime just opened for it) or an http source's OpenAPI document.
+   */
+  private async introspected(row: DataSourceRow, opened?: DataSourceRuntime): Promise<IntrospectedCatalog> {
     if (row.type === 'mysql') return this.introspectedMysql(row);
+    if (row.type === 'duckdb') return this.introspectedDuckDb(row, opened);
     if (row.type === 'http') return introspectOpenApi(row.name, substituteEnv(row.path ?? ''), this.config.QUERY_TIMEOUT);
-    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from postgres, mysql and http (OpenAPI) sources only; "${row.name}" is ${row.type}`);
+    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from duckdb, postgres, mysql and http (OpenAPI) sources only; "${row.name}" is ${row.type}`);
     const url = substituteEnv(row.path ?? '');
     const loaded = this.registry.get(row.name)?.runtime;
     return introspect(loaded instanceof PostgresSource ? loaded : url, new URL(url).searchParams.get('schema') ?? 'public', row.name);
@@ -81,6 +88,18 @@ export class Lifecycle {
     const source = await MysqlSource.connect({ name: row.name, url: substituteEnv(row.path ?? ''), readOnly: true, maxConnections: 1, statementTimeoutMs: this.config.QUERY_TIMEOUT });
     try {
       return await introspectMysql(source, row.name);
+    } finally {
+      await source.close();
+    }
+  }
+
+  /** DuckDB: from the runtime opened for the load, the loaded source, or the file attached read-only for the reading. */
+  private async introspectedDuckDb(row: DataSourceRow, opened?: DataSourceRuntime): Promise<IntrospectedCatalog> {
+    const loaded = opened ?? this.registry.get(row.name)?.runtime;
+    if (loaded instanceof DuckDbSource) return introspectDuckDb(loaded, row.name);
+    const source = await openSource(this.config, this.engine, { ...row, read_only: true });
+    try {
+      return await introspectDuckDb(source as DuckDbSource, row.name);
     } finally {
       await source.close();
     }
@@ -102,9 +121,9 @@ export class Lifecycle {
     }
   }
 
-  private async compile(row: DataSourceRow, suspend: boolean): Promise<ResolvedCatalog> {
+  private async compile(row: DataSourceRow, suspend: boolean, opened?: DataSourceRuntime): Promise<ResolvedCatalog> {
     if (row.self_defined) {
-      const found = await this.introspected(row);
+      const found = await this.introspected(row, opened);
       const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
       const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
       return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
@@ -136,12 +155,25 @@ export class Lifecycle {
         // copied from a storage is not the storage's file, so the source takes no writes.
         const copied = row.type === 'duckdb' && this.storage && isRemote(row.path);
         if (copied) row = { ...row, path: await this.storage!.copy(row.path), read_only: true };
-        let catalog = await this.compile(row, !!opts.suspend);
-        if (row.type === 'duckdb' && this.storage) catalog = await this.storage.localize(catalog);
-        const previous = this.registry.remove(name);
-        if (previous) await previous.runtime.close().catch(() => undefined);
-        const seedFile = this.seeds.get(name);
-        const runtime = await openSource(this.config, this.engine, { ...row, catalog, create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}), ...(this.jq ? { jq: this.jq } : {}) });
+        const source = row;
+        const open = async (compiled?: ResolvedCatalog) => {
+          // A DuckDB file can be attached once: the previous runtime goes first.
+          const previous = this.registry.remove(name);
+          if (previous) await previous.runtime.close().catch(() => undefined);
+          const seedFile = this.seeds.get(name);
+          return openSource(this.config, this.engine, { ...source, ...(compiled ? { catalog: compiled } : {}), create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}), ...(this.jq ? { jq: this.jq } : {}) });
+        };
+        // A self-defined DuckDB source describes itself once attached (and seeded): opened before compiling.
+        let runtime = row.type === 'duckdb' && row.self_defined ? await open() : undefined;
+        let catalog: ResolvedCatalog;
+        try {
+          catalog = await this.compile(row, !!opts.suspend, runtime);
+          if (row.type === 'duckdb' && this.storage) catalog = await this.storage.localize(catalog);
+        } catch (e) {
+          if (runtime) (await runtime.close().catch(() => undefined), this.rebuild());
+          throw e;
+        }
+        runtime ??= await open(catalog);
         const missing = await missingInDatabase(runtime, catalog).catch((e: Error) => [`the database's tables could not be checked: ${e.message}`]);
         const warnings = [...catalog.warnings, ...missing];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);
