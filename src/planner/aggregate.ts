@@ -149,7 +149,15 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
       const j = ctx.nextAlias();
       scope.joins.push({ from: fromFor(ctx, target, j, f.args.args as Args | null | undefined), on: andAll(correlation(ctx, rel, alias, j), guard(ctx, target, j))! });
       const first = target.fields.find((c) => rel.targetFields.includes(c.column)) ?? target.fields[0]!;
-      return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, rowsOf, keyExpr(target, j, first)) };
+      // A list relation below reaches the related rows of the aggregated rows (issue 32: it was tied
+      // to the aggregated object's own table, under the related object's columns).
+      const relatedOnes = (a: string): AggregateNode['rows'] => {
+        const p = ctx.nextAlias();
+        const parentRows = rowsOf(p);
+        const where: FilterNode[] = [correlation(ctx, rel, p, a), ...(parentRows.where ? [parentRows.where] : []), ...(parentRows.correlate ? [parentRows.correlate] : [])];
+        return rowsSelect(ctx, target, a, { args: f.args.args }, { kind: 'exists', from: parentRows.from, where: { kind: 'and', items: where } }, false);
+      };
+      return { kind: 'object', key: f.key, fields: aggFields(scope, target, j, f.type!, f.nodes, relatedOnes, keyExpr(target, j, first)) };
     }
     if (f.name === `${rel.name}_aggregation`) return { kind: 'object', key: f.key, fields: subAggregation(scope, rel, alias, f.type!, f.nodes, f.args) };
     // A list relation by its own name: aggregate every related row of every aggregated row.

@@ -83,6 +83,11 @@ const EXTRACT_PARTS: Readonly<Record<string, string>> = {
 /** Row position column of a limited derived table (a name no catalog column is likely to use). */
 const RN = '"__svc_rn"';
 
+/** Whether an aggregation's outputs read its rows (an aggregate at this level, not only nested ones). */
+function readsRows(fields: readonly AggOut[]): boolean {
+  return fields.some((f) => f.kind === 'object' ? !!f.nullUnless || readsRows(f.fields) : f.kind !== 'nested');
+}
+
 export abstract class SqlCompiler {
   abstract readonly dialect: string;
 
@@ -551,6 +556,9 @@ export abstract class SqlCompiler {
   protected aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
     const as = label ? ` AS ${label}` : '';
     // The source first: a dialect may compute filters of the outputs there (see DuckDB's aggSource).
+    // Only nested aggregations (each a subquery tied to these rows on its own): no rows to read
+    // here, and reading them would make one row per aggregated row (issue 32).
+    if (!node.groupBy && !readsRows(node.fields)) return `SELECT ${this.rooted(this.aggObject(node.fields, ctx), label)}${as}`;
     const source = this.aggSource(node, ctx);
     const object = this.aggObject(node.fields, ctx);
     if (!node.groupBy) return `SELECT ${this.rooted(object, label)}${as} FROM ${source}`;
