@@ -7,7 +7,7 @@ import type { DuckDbEngine } from './duckdb/engine.js';
 import { ExtensionSource } from './extension/source.js';
 import { DuckDbSource } from './duckdb/source.js';
 import type { JqRunner } from './http/request.js';
-import { HttpSource } from './http/source.js';
+import { HttpSource, type LocalFileReader } from './http/source.js';
 import { MysqlSource } from './mysql/source.js';
 import { PostgresSource } from './postgres/source.js';
 import type { DataSourceRuntime } from './types.js';
@@ -24,6 +24,8 @@ export interface SourceSpec {
   readonly catalog?: ResolvedCatalog;
   /** jq for http sources in hugr's form (their catalog SQL's jq argument). */
   readonly jq?: JqRunner;
+  /** Local files an http source's x-svc-spec-path may name (within CATALOG_ALLOWED_PATHS). */
+  readonly readFile?: LocalFileReader;
 }
 
 /** `data/x.duckdb?create=true` -> the path and the opt-in to create the file. */
@@ -42,7 +44,7 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
     case 'extension':
       return new ExtensionSource(spec.name);
     case 'http':
-      return HttpSource.connect({ name: spec.name, path, readOnly: !!spec.read_only, queryTimeoutMs: config.QUERY_TIMEOUT, engine, ...(spec.jq ? { jq: spec.jq } : {}), ...(spec.catalog ? { catalog: spec.catalog } : {}) });
+      return HttpSource.connect({ name: spec.name, path, readOnly: !!spec.read_only, queryTimeoutMs: config.QUERY_TIMEOUT, engine, ...(spec.jq ? { jq: spec.jq } : {}), ...(spec.readFile ? { readFile: spec.readFile } : {}), ...(spec.catalog ? { catalog: spec.catalog } : {}) });
     case 'mysql':
       return MysqlSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:

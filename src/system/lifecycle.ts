@@ -58,6 +58,18 @@ export class Lifecycle {
     private readonly jq?: JqRunner,
   ) {}
 
+  /** Where local catalog files (and http sources' OpenAPI files) may be read from. */
+  private allowedDirs(): string[] {
+    return [this.config.CATALOGS_DIR, ...this.config.CATALOG_ALLOWED_PATHS].map((d) => resolve(d));
+  }
+
+  /** x-svc-spec-path: one local file, refused outside CATALOG_ALLOWED_PATHS as catalog files are. */
+  private readonly readLocal = async (path: string): Promise<string> => {
+    const files = await readCatalogFiles('localFS', path, this.allowedDirs());
+    if (files.length !== 1) throw new PublicError(ErrorCode.BadUserInput, `x-svc-spec-path "${path}" is not one file`);
+    return files[0]!.text;
+  };
+
   /** Set while every source loads at start: the schema is persisted once, at the end. */
   private starting = false;
 
@@ -74,7 +86,7 @@ export class Lifecycle {
   private async introspected(row: DataSourceRow, opened?: DataSourceRuntime): Promise<IntrospectedCatalog> {
     if (row.type === 'mysql') return this.introspectedMysql(row);
     if (row.type === 'duckdb') return this.introspectedDuckDb(row, opened);
-    if (row.type === 'http') return introspectOpenApi(row.name, substituteEnv(row.path ?? ''), this.config.QUERY_TIMEOUT);
+    if (row.type === 'http') return introspectOpenApi(row.name, substituteEnv(row.path ?? ''), this.config.QUERY_TIMEOUT, this.readLocal, this.jq);
     if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from duckdb, postgres, mysql and http (OpenAPI) sources only; "${row.name}" is ${row.type}`);
     const url = substituteEnv(row.path ?? '');
     const loaded = this.registry.get(row.name)?.runtime;
@@ -129,7 +141,7 @@ export class Lifecycle {
       return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
     }
     const files = [];
-    const allowed = [this.config.CATALOGS_DIR, ...this.config.CATALOG_ALLOWED_PATHS].map((d) => resolve(d));
+    const allowed = this.allowedDirs();
     for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path, allowed)));
     if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
@@ -161,7 +173,7 @@ export class Lifecycle {
           const previous = this.registry.remove(name);
           if (previous) await previous.runtime.close().catch(() => undefined);
           const seedFile = this.seeds.get(name);
-          return openSource(this.config, this.engine, { ...source, ...(compiled ? { catalog: compiled } : {}), create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}), ...(this.jq ? { jq: this.jq } : {}) });
+          return openSource(this.config, this.engine, { ...source, ...(compiled ? { catalog: compiled } : {}), create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}), ...(this.jq ? { jq: this.jq } : {}), readFile: this.readLocal });
         };
         // A self-defined DuckDB source describes itself once attached (and seeded): opened before compiling.
         let runtime = row.type === 'duckdb' && row.self_defined ? await open() : undefined;

@@ -3,7 +3,9 @@
 // it expires (at most 5 minutes). Values never reach logs or error messages: errors name the secret
 // and the server's status only.
 import { ErrorCode, PublicError } from '../../shared/errors.js';
+import type { OAuth2Tokens } from './oauth2.js';
 import type { HttpSourceOptions } from './options.js';
+import type { Security } from './security.js';
 
 const MAX_CACHE_MS = 5 * 60_000;
 
@@ -21,13 +23,35 @@ function paramText(v: unknown): string | undefined {
 
 export class CredentialSource {
   private cached?: { value: Credentials; until: number };
+  private security?: Security;
+  private tokens?: OAuth2Tokens;
 
   constructor(
     private readonly source: string,
     private readonly o: HttpSourceOptions,
   ) {}
 
+  /** x-svc-security, once resolved (it may need the OpenAPI document); OAuth2 tokens come from `tokens`. */
+  use(security: Security, tokens?: OAuth2Tokens): void {
+    this.security = security;
+    this.tokens = tokens;
+    this.cached = undefined;
+  }
+
+  /** The API answered 401: an OAuth2 token is fetched again before the next request. */
+  rejected(): boolean {
+    if (!this.tokens) return false;
+    this.tokens.reset();
+    return true;
+  }
+
   async get(): Promise<Credentials> {
+    const value = await this.fixed();
+    if (!this.tokens) return value;
+    return { headers: { ...value.headers, authorization: await this.tokens.header() }, query: value.query };
+  }
+
+  private async fixed(): Promise<Credentials> {
     if (this.cached && this.cached.until > Date.now()) return this.cached.value;
     const headers: Record<string, string> = {};
     const query: Record<string, string> = {};
@@ -47,6 +71,10 @@ export class CredentialSource {
         case 'basic': headers.authorization = `Basic ${Buffer.from(token).toString('base64')}`; break;
       }
     }
+    const sec = this.security;
+    if (sec?.type === 'basic') headers.authorization = `Basic ${Buffer.from(`${sec.username}:${sec.password}`).toString('base64')}`;
+    else if (sec?.type === 'apiKey' && sec.in === 'header') headers[sec.name.toLowerCase()] = sec.apiKey;
+    else if (sec?.type === 'apiKey') query[sec.name] = sec.apiKey;
     const value = { headers, query };
     this.cached = { value, until };
     return value;

@@ -6,15 +6,16 @@ import type { IntrospectedCatalog } from '../introspect-sdl.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { CredentialSource } from './credentials.js';
 import { parseHttpPath } from './options.js';
-import { fetchOpenApi } from './source.js';
+import type { JqRunner } from './request.js';
+import { type LocalFileReader, prepare } from './source.js';
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const SCALAR: Readonly<Record<string, string>> = { integer: 'Int', number: 'Float', boolean: 'Boolean', string: 'String' };
 
-export async function introspectOpenApi(sourceName: string, path: string, queryTimeoutMs: number): Promise<IntrospectedCatalog> {
+export async function introspectOpenApi(sourceName: string, path: string, queryTimeoutMs: number, readFile?: LocalFileReader, jq?: JqRunner): Promise<IntrospectedCatalog> {
   const o = parseHttpPath(sourceName, path, queryTimeoutMs);
-  if (!o.specUri) throw new PublicError(ErrorCode.BadUserInput, `a self-defined http source needs an OpenAPI document (x-svc-spec-uri); "${sourceName}" has none`);
-  const doc = (await fetchOpenApi(sourceName, o, new CredentialSource(sourceName, o)))!;
+  if (!o.specUri && !o.specPath) throw new PublicError(ErrorCode.BadUserInput, `a self-defined http source needs an OpenAPI document (x-svc-spec-uri or x-svc-spec-path); "${sourceName}" has none`);
+  const doc = (await prepare(sourceName, o, new CredentialSource(sourceName, o), readFile, jq))!;
   const warnings: string[] = [];
   const query: string[] = [];
   const mutation: string[] = [];

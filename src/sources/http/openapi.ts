@@ -19,6 +19,10 @@ export interface OpenApiDocument {
   readonly byId: ReadonlyMap<string, OpenApiOperation>;
   /** `GET /orders/{id}` -> operation. */
   readonly byPath: ReadonlyMap<string, OpenApiOperation>;
+  /** components.securitySchemes, for x-svc-security's schema_name. */
+  readonly schemes: Readonly<Record<string, unknown>>;
+  /** The parsed document (self-description reads its schemas). */
+  readonly doc: Readonly<Record<string, unknown>>;
 }
 
 type Json = Record<string, unknown>;
@@ -56,5 +60,6 @@ export function readOpenApi(source: string, text: string): OpenApiDocument {
       byPath.set(`${operation.method} ${path}`, operation);
     }
   }
-  return { byId, byPath };
+  const schemes = (((doc?.components ?? {}) as Json).securitySchemes ?? {}) as Json;
+  return { byId, byPath, schemes, doc: doc ?? {} };
 }

@@ -4,6 +4,7 @@
 // path text stored in core.data_sources keeps the placeholders, never the values (docs/http-sources.md).
 import { parseDurationMs } from '../../shared/duration.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { readSecurityText, securityTimeoutMs, unquote } from './security.js';
 
 export type AuthKind = 'none' | 'bearer' | 'header' | 'query' | 'basic';
 
@@ -12,6 +13,10 @@ export interface HttpSourceOptions {
   readonly base: URL;
   /** OpenAPI document (absolute, or relative to the base URL). */
   readonly specUri?: string;
+  /** OpenAPI document in a local file (x-svc-spec-path; CATALOG_ALLOWED_PATHS applies). */
+  readonly specPath?: string;
+  /** `x-svc-security` as written (security.ts completes it from the OpenAPI document). Holds credentials. */
+  readonly security?: Readonly<Record<string, unknown>>;
   readonly auth: AuthKind;
   /** The credential (bearer token, header value, query value, or `user:password`). Never logged. */
   readonly token?: string;
@@ -29,7 +34,7 @@ export interface HttpSourceOptions {
   readonly maxBytes: number;
 }
 
-const KNOWN = new Set(['x-svc-spec-uri', 'x-svc-auth', 'x-svc-token', 'x-svc-auth-name', 'x-svc-secret', 'x-svc-secrets-url', 'x-svc-secrets-token', 'x-svc-timeout', 'x-svc-retries', 'x-svc-concurrency', 'x-svc-max-bytes']);
+const KNOWN = new Set(['x-svc-spec-uri', 'x-svc-spec-path', 'x-svc-security', 'x-svc-auth', 'x-svc-token', 'x-svc-auth-name', 'x-svc-secret', 'x-svc-secrets-url', 'x-svc-secrets-token', 'x-svc-timeout', 'x-svc-retries', 'x-svc-concurrency', 'x-svc-max-bytes']);
 
 function bounded(source: string, name: string, text: string | null, def: number, min: number, max: number): number {
   if (text === null) return def;
@@ -48,6 +53,12 @@ export function parseHttpPath(source: string, path: string, queryTimeoutMs: numb
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicError(ErrorCode.BadUserInput, `data source "${source}": the http path must be an http:// or https:// URL`);
   const p = url.searchParams;
+  // hugr's names (`x-hugr-security`, `x-hugr-spec-uri`, ...) are read as svc's, never sent on.
+  for (const [key, value] of [...p.entries()]) {
+    if (!key.startsWith('x-hugr-')) continue;
+    p.delete(key);
+    if (p.get(`x-svc-${key.slice(7)}`) === null) p.set(`x-svc-${key.slice(7)}`, value);
+  }
   for (const key of [...p.keys()]) {
     if (key.startsWith('x-svc-') && !KNOWN.has(key)) throw new PublicError(ErrorCode.BadUserInput, `data source "${source}": unknown path parameter "${key}" (known: ${[...KNOWN].join(', ')})`);
   }
@@ -57,13 +68,16 @@ export function parseHttpPath(source: string, path: string, queryTimeoutMs: numb
   const secretName = p.get('x-svc-secret');
   const server = p.get('x-svc-secrets-url');
   if (secretName !== null && !server) throw new PublicError(ErrorCode.BadUserInput, `data source "${source}": x-svc-secret needs x-svc-secrets-url (the secrets server)`);
+  const security = p.get('x-svc-security') !== null ? readSecurityText(source, p.get('x-svc-security')!) : undefined;
   const timeoutText = p.get('x-svc-timeout');
-  const attempt = timeoutText !== null ? parseDurationMs(timeoutText) : 10_000;
+  const attempt = timeoutText !== null ? parseDurationMs(timeoutText) : (security && securityTimeoutMs(source, security)) ?? 10_000;
   if (attempt === undefined || attempt <= 0) throw new PublicError(ErrorCode.BadUserInput, `data source "${source}": x-svc-timeout must be a duration such as "5s" or "500ms"`);
   const timeoutMs = Math.min(attempt, queryTimeoutMs > 0 ? queryTimeoutMs : Infinity);
   const options: HttpSourceOptions = {
     base: url,
-    ...(p.get('x-svc-spec-uri') ? { specUri: p.get('x-svc-spec-uri')! } : {}),
+    ...(p.get('x-svc-spec-uri') ? { specUri: unquote(p.get('x-svc-spec-uri')!) } : {}),
+    ...(p.get('x-svc-spec-path') ? { specPath: unquote(p.get('x-svc-spec-path')!) } : {}),
+    ...(security ? { security } : {}),
     auth,
     ...(p.get('x-svc-token') !== null ? { token: p.get('x-svc-token')! } : {}),
     ...(p.get('x-svc-auth-name') ? { authName: p.get('x-svc-auth-name')! } : {}),

@@ -9,7 +9,7 @@ import type { RemoteNode } from '../../planner/ir/remote.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import type { DataSourceRuntime, Row, SourceConnection } from '../types.js';
 import { castTo, type CastContext } from './cast.js';
-import { send } from './client.js';
+import { type HttpRequest, send } from './client.js';
 import { HttpCompiler, type HttpStatement, isHttpStatement } from './compiler.js';
 import { CredentialSource } from './credentials.js';
 import { type Endpoint, endpointOf } from './endpoints.js';
@@ -18,6 +18,8 @@ import { type HttpSourceOptions, parseHttpPath } from './options.js';
 import { applyJq, buildRequest, type JqRunner, type RawRequest } from './request.js';
 import { evaluate } from './request-sql.js';
 import { checkViews, inlineRequests } from './views.js';
+import { OAuth2Tokens } from './oauth2.js';
+import { resolveSecurity } from './security.js';
 import { DuckDbSource } from '../duckdb/source.js';
 import type { DuckDbEngine } from '../duckdb/engine.js';
 
@@ -33,6 +35,31 @@ export interface HttpSourceSpec {
   readonly jq?: JqRunner;
   /** The embedded DuckDB: the views of the source run there (views.ts). */
   readonly engine?: DuckDbEngine;
+  /** x-svc-spec-path: a local OpenAPI document, read within CATALOG_ALLOWED_PATHS. */
+  readonly readFile?: LocalFileReader;
+}
+
+/** Reads a local file the server may read (CATALOG_ALLOWED_PATHS), for x-svc-spec-path. */
+export type LocalFileReader = (path: string) => Promise<string>;
+
+/**
+ * The OpenAPI document (x-svc-spec-path or x-svc-spec-uri, fetched with the source's credentials),
+ * and x-svc-security resolved against it: credentials are ready when this returns.
+ */
+export async function prepare(name: string, o: HttpSourceOptions, credentials: CredentialSource, readFile?: LocalFileReader, jq?: JqRunner): Promise<OpenApiDocument | undefined> {
+  // A security object that names its type needs no document; one that does is resolved after it.
+  const early = o.security && typeof o.security.type === 'string' && o.security.type !== 'oauth2';
+  if (early) credentials.use(resolveSecurity(name, o.security!, undefined));
+  let doc: OpenApiDocument | undefined;
+  if (o.specPath) {
+    if (!readFile) throw new PublicError(ErrorCode.BadUserInput, `data source "${name}": x-svc-spec-path cannot be read here`);
+    doc = readOpenApi(name, await readFile(o.specPath));
+  } else doc = await fetchOpenApi(name, o, credentials);
+  if (o.security && !early) {
+    const security = resolveSecurity(name, o.security, doc?.schemes);
+    credentials.use(security, security.type === 'oauth2' ? new OAuth2Tokens(name, security, o.base, o.timeoutMs, jq) : undefined);
+  }
+  return doc;
 }
 
 /** The OpenAPI document, fetched with the source's credentials. */
@@ -83,7 +110,7 @@ export class HttpSource implements DataSourceRuntime {
   static async connect(spec: HttpSourceSpec): Promise<HttpSource> {
     const o = parseHttpPath(spec.name, spec.path, spec.queryTimeoutMs);
     const credentials = new CredentialSource(spec.name, o);
-    const doc = await fetchOpenApi(spec.name, o, credentials);
+    const doc = await prepare(spec.name, o, credentials, spec.readFile, spec.jq);
     const catalog = spec.catalog;
     const objects = catalog?.objects ?? [];
     checkViews(spec.name, objects);
@@ -108,8 +135,17 @@ export class HttpSource implements DataSourceRuntime {
    * with the source's credentials, the answer after the jq program. `label` names it in messages.
    */
   async request(r: RawRequest, label: string, rows = false): Promise<unknown> {
-    const req = buildRequest(this.name, this.o.base, await this.credentials.get(), r, label);
-    return applyJq(this.jq, this.name, r.jq, await send(this.name, this.o, req), rows);
+    return applyJq(this.jq, this.name, r.jq, await this.sendWith(async () => buildRequest(this.name, this.o.base, await this.credentials.get(), r, label)), rows);
+  }
+
+  /** Sends; an OAuth2 token the API refuses (401) is fetched again and the request sent once more. */
+  private async sendWith(build: () => Promise<HttpRequest>): Promise<unknown> {
+    try {
+      return await send(this.name, this.o, await build());
+    } catch (e) {
+      if (e instanceof PublicError && / answered 401\b/.test(e.message) && this.credentials.rejected()) return send(this.name, this.o, await build());
+      throw e;
+    }
   }
 
   /** One call: the request built from the statement, the answer cast to the function's type. */
