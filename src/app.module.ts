@@ -27,6 +27,7 @@ import { SubscriptionServer } from './http/subscribe/subscribe.server.js';
 import { APOLLO } from './pipeline/tokens.js';
 import type { Logger } from './shared/logger.js';
 import { ExtensionsModule } from './extensions/extensions.module.js';
+import { McpModule } from './mcp/mcp.module.js';
 
 @Injectable()
 class Shutdown implements OnApplicationShutdown {
@@ -60,6 +61,8 @@ export class AppModule {
         DiscoveryModule,
         JqModule.withCache({ useFactory: (cache: ResultCache) => new ResultJqCache(cache), inject: [ResultCache] }),
         ExtensionsModule,
+        // /mcp, for AI agents acting as the caller (docs/mcp.md); off unless MCP_ENABLED=true.
+        ...(config.MCP_ENABLED ? [McpModule] : []),
         ...(imports ?? []),
       ],
       exports: [APOLLO],

@@ -201,6 +201,14 @@ export const settingsShape = {
   ACL_LINEAGE_MAX_EDGES: int.default(4096),
   /** This node's resource group, named in the svc_acl facet (`node_group`). */
   NODE_GROUP: z.string().default(''),
+  /** Serve /mcp, the Model Context Protocol endpoint for AI agents (docs/mcp.md). Off: a new way in, opted into. */
+  MCP_ENABLED: bool.default(false),
+  /** Offer the MCP `mutate` tool to roles that may write; off: agents only read. */
+  MCP_ALLOW_MUTATIONS: bool.default(false),
+  /** Rows per list in an MCP tool's answer; the answer says when it was cut. */
+  MCP_MAX_ROWS: int.refine((n) => n >= 1, 'at least 1 row').default(100),
+  /** Bytes of an MCP tool's answer at most (an agent's context window is small). */
+  MCP_MAX_BYTES: int.refine((n) => n >= 256, 'at least 256 bytes').default(65_536),
   /** Serve as an Apollo Federation 2 subgraph: `_service`, `_entities`, `@key` on objects with a primary key (docs/extending.md). */
   FEDERATION: bool.default(false),
   /** Nest module files `npm start` imports into the application (a comma list, or a YAML list). */
