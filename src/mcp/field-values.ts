@@ -24,7 +24,7 @@ export async function fieldValues(view: RoleView, runner: GraphqlRunner, caller:
   const entry = view.find(args.object);
   if (!entry || entry.kind !== 'object') {
     const like = view.suggest(args.object, ['object']);
-    throw new ToolFailure(`no data object "${args.object}"${like.length ? `; did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : '; use search to find one'}`, 'object');
+    throw new ToolFailure(`no data object "${args.object}"; use search to find one${like.length ? ` (did you mean ${like.map((n) => `"${n}"`).join(', ')}?)` : ''}`, 'object');
   }
   const type = view.schema.getType(entry.name);
   const fields = isObjectType(type) ? type.getFields() : {};

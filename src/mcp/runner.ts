@@ -90,11 +90,10 @@ export class GraphqlRunner {
     else for await (const chunk of response.body.asyncIterator) text += chunk;
     const parsed = parseDbJson(text) as { data?: unknown; errors?: { message?: string; path?: unknown[] }[] };
     const errors = (parsed.errors ?? []).map((e) => `${e.message ?? 'error'}${e.path ? ` (at ${e.path.join('.')})` : ''}`);
-    if (request.jq === undefined) {
-      if (errors.length && (parsed.data === null || parsed.data === undefined)) throw new ToolFailure(errors.join('\n'));
-      return { value: parsed.data ?? null, errors };
-    }
-    if (errors.length && (parsed.data === null || parsed.data === undefined)) throw new ToolFailure(errors.join('\n'));
+    // Failed, rather than partly answered, when no root field has a value.
+    const data = parsed.data as Record<string, unknown> | null | undefined;
+    if (errors.length && (!data || Object.values(data).every((v) => v === null))) throw new ToolFailure(errors.join('\n'));
+    if (request.jq === undefined) return { value: data ?? null, errors };
     try {
       const jqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
       const operation = getOperationAST(parse(request.query), request.operationName);

@@ -63,20 +63,20 @@ export function buildServer(deps: McpDeps, view: RoleView, caller: RequestContex
     const similar = config.EMBEDDER_URL ? await similaritySearch(view, runner, caller, args.query, kinds, args.limit) : undefined;
     const hits = similar ?? textSearch(view, args.query, kinds, args.limit);
     const how = similar ? 'ranked by similarity of meaning (embeddings)' : 'ranked by matching words in names and descriptions';
-    if (!hits.length) return { content: [text(`nothing matched "${args.query}"; try other words, or describe a module (top modules: ${view.entries.filter((e) => e.kind === 'module' && !e.name.includes('.')).map((e) => e.name).join(', ') || 'none'})`)] };
+    if (!hits.length) return { content: [text(`nothing matched; try other words, or describe a module (top modules: ${view.entries.filter((e) => e.kind === 'module' && !e.name.includes('.')).map((e) => e.name).join(', ') || 'none'})`)] };
     return { content: [text(json({ ranking: how, results: hits }))] };
   }));
 
   server.registerTool('describe', {
     title: 'Describe an object, function or module',
-    description: 'Everything needed to query one data object, function or module: fields with types and descriptions, relations to other objects, arguments, filter operators, aggregations, and an example query that runs as is. Name it as search returned it (e.g. "shop_customers", "core.catalog").',
+    description: 'Everything needed to query one data object, function or module: fields with types and descriptions, relations to other objects, arguments, filter operators, aggregations, and an example query that runs as is. Name it as search returned it.',
     inputSchema: { name: z.string().min(1).describe('Object, function or module name, as search returned it') },
     annotations: { readOnlyHint: true },
   }, (args) => answer(log, 'describe', async () => {
     const entry = view.find(args.name);
     if (!entry) {
       const like = view.suggest(args.name);
-      throw new ToolFailure(`no object, function or module "${args.name}"${like.length ? `; did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : '; use search to find names'}`, 'name');
+      throw new ToolFailure(`no object, function or module "${args.name}"; use search to find names${like.length ? ` (did you mean ${like.map((n) => `"${n}"`).join(', ')}?)` : ''}`, 'name');
     }
     return { content: [text(json(describe(view, entry)))] };
   }));
@@ -85,9 +85,9 @@ export function buildServer(deps: McpDeps, view: RoleView, caller: RequestContex
     title: 'Values of a field',
     description: 'What one field of a data object holds, without reading rows: for numbers, dates and times the row count, count, distinct count, min, max (and avg); for other fields the most frequent values with their counts. Use it to learn real values before filtering or grouping (country codes, statuses, date ranges).',
     inputSchema: {
-      object: z.string().min(1).describe('Data object name, e.g. "shop_orders"'),
-      field: z.string().min(1).describe('Field of that object, e.g. "status"'),
-      filter: z.record(z.string(), z.unknown()).optional().describe('Only rows matching this filter (the object\'s filter input, e.g. {"country": {"eq": "GB"}})'),
+      object: z.string().min(1).describe('Data object name, as search or describe gave it'),
+      field: z.string().min(1).describe('One of its fields, e.g. a status, a country or a date'),
+      filter: z.record(z.string(), z.unknown()).optional().describe('Only rows matching this filter (the object\'s filter, e.g. {"country": {"eq": "GB"}})'),
       limit: z.number().int().min(1).max(100).default(20).describe('Distinct values at most'),
     },
     annotations: { readOnlyHint: true },
@@ -102,7 +102,7 @@ export function buildServer(deps: McpDeps, view: RoleView, caller: RequestContex
 
   server.registerTool('query', {
     title: 'Run a GraphQL query',
-    description: `Run a GraphQL query as the connected caller and get its data as JSON. Optional variables, and an optional jq program applied to the whole response {data, extensions} (e.g. ".data.shop_customers | map(.name)"). The answer is cut to ${maxRows} rows per list and ${maxBytes} bytes, with a note when cut: prefer filters, limits and aggregations. Queries only; check a query first with validate when unsure.`,
+    description: `Run a GraphQL query as the connected caller and get its data as JSON. Optional variables, and an optional jq program applied to the whole response {data, extensions} (e.g. ".data.customers | map(.name)"). The answer is cut to ${maxRows} rows per list and ${maxBytes} bytes, with a note when cut: prefer filters, limits and aggregations. Queries only; check a query first with validate when unsure.`,
     inputSchema: {
       query: z.string().min(1).describe('GraphQL query text'),
       variables: z.record(z.string(), z.unknown()).optional().describe('Values of the query\'s $variables'),
