@@ -30,6 +30,7 @@ export const LAYERS = [
   ['system'],
   ['extensions'],
   ['http'],
+  ['mcp'],
   ['generated'],
   ['.'],
 ];

@@ -106,14 +106,16 @@ function describeObject(view: RoleView, e: Entry): Record<string, unknown> {
         if (!isObjectType(t)) return [f.name, typeText(f)];
         // A relation aggregates the related object's fields with their own functions.
         const related = t.name.replace(/^_/, '').replace(/_aggregation(_sub_aggregation)?$/, '');
-        return [f.name, view.index.objects.has(related) ? `the fields of ${related}, aggregated` : Object.keys(t.getFields())];
+        return [f.name, view.index.objects.has(related) ? `the fields of ${related}, aggregated` : Object.keys(t.getFields()).join(' ')];
       }))
     : undefined;
   const picked = list ? leafSelection(getNamedType(list.field.type)) : [];
   const example = list && picked.length ? checked(schema, wrap(list, `${callOf(list.field, { limit: '5' })} { ${picked.join(' ')} }`)) : undefined;
   const sums = isObjectType(aggType) ? Object.values(aggType.getFields()).filter((f) => { const t = getNamedType(f.type); return isObjectType(t) && 'sum' in t.getFields(); }) : [];
   // A measure rather than a key: ids sum to nothing useful.
-  const numeric = sums.find((f) => f.name !== 'id' && !f.name.endsWith('_id')) ?? sums[0];
+  const keys = new Set(view.index.objects.get(e.name)?.pk ?? []);
+  const measures = sums.filter((f) => !keys.has(f.name) && f.name !== 'id' && !f.name.endsWith('_id'));
+  const numeric = measures.find((f) => getNamedType(f.type).name.startsWith('Float')) ?? measures[0] ?? sums[0];
   const aggregationExample = aggregationPlace
     ? checked(schema, wrap(aggregationPlace, `${callOf(aggregationPlace.field)} { _rows_count${numeric ? ` ${numeric.name} { sum avg min max }` : ''} }`))
     : undefined;

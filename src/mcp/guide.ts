@@ -1,13 +1,24 @@
 // The MCP resource `svc://guide` (svc's query language in one page, its examples built from the
 // caller's own schema and checked against it) and the prompts for discovery and analysis.
-import { getNamedType, isInputObjectType, isObjectType } from 'graphql';
+import { type GraphQLNamedType, getNamedType, isInputObjectType, isLeafType, isNonNullType, isObjectType } from 'graphql';
 import { describe, wrap } from './describe.js';
 import type { Entry, RoleView } from './role-view.js';
 
 /** An object to show examples on: one of a data source before a system one, with an aggregation. */
 function sampleObject(view: RoleView): Entry | undefined {
   const objects = view.entries.filter((e) => e.kind === 'object' && e.places.has('list'));
-  return objects.find((e) => !e.module.startsWith('core') && e.places.has('bucket_aggregation')) ?? objects.find((e) => e.places.has('aggregation')) ?? objects[0];
+  // The one with most fields of a data source, so the examples show more of the language.
+  const width = (e: Entry) => { const t = view.schema.getType(e.name); return isObjectType(t) ? Object.keys(t.getFields()).length : 0; };
+  const data = objects.filter((e) => !e.module.startsWith('core') && e.places.has('bucket_aggregation')).sort((a, b) => width(b) - width(a));
+  return data[0] ?? objects.find((e) => e.places.has('aggregation')) ?? objects[0];
+}
+
+/** A field to group by: text that is not a key, else any leaf field. */
+function groupField(view: RoleView, e: Entry, type: GraphQLNamedType | undefined): string | undefined {
+  if (!isObjectType(type)) return undefined;
+  const keys = new Set(view.index.objects.get(e.name)?.pk ?? []);
+  const leaves = Object.values(type.getFields()).filter((f) => !f.name.startsWith('_') && isLeafType(getNamedType(f.type)) && !f.args.some((a) => isNonNullType(a.type)));
+  return (leaves.find((f) => getNamedType(f.type).name === 'String' && !keys.has(f.name)) ?? leaves.find((f) => !keys.has(f.name)) ?? leaves[0])?.name;
 }
 
 function operatorsOf(view: RoleView, name: string): string {
@@ -23,7 +34,7 @@ export function guide(view: RoleView): string {
   const buckets = e?.places.get('bucket_aggregation');
   const list = e?.places.get('list');
   const rowType = list ? getNamedType(list.field.type) : undefined;
-  const groupBy = isObjectType(rowType) ? Object.values(rowType.getFields()).find((f) => !f.name.startsWith('_') && !isObjectType(getNamedType(f.type)))?.name : undefined;
+  const groupBy = e ? groupField(view, e, rowType) : undefined;
   const lines = [
     '# Querying svc',
     '',

@@ -27,9 +27,9 @@ function words(text: string): string[] {
     .map((w) => (w.length > 3 && w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w));
 }
 
-const STOP = new Set(['the', 'of', 'and', 'in', 'by', 'for', 'to', 'a', 'an', 'with', 'which', 'what', 'who', 'is', 'are', 'on', 'at', 'per', 'all', 'most', 'me', 'show', 'list', 'find']);
+const STOP = new Set(['the', 'of', 'and', 'in', 'by', 'for', 'to', 'a', 'an', 'with', 'which', 'what', 'who', 'is', 'are', 'on', 'at', 'per', 'all', 'most', 'me', 'show', 'list', 'find', 'their', 'its', 'has', 'have', 'do', 'does', 'did', 'how', 'many', 'much']);
 
-const KIND_WEIGHT: Record<EntryKind, number> = { object: 0.6, module: 0.3, function: 0.4, field: 0 };
+const KIND_WEIGHT: Record<EntryKind, number> = { object: 1, module: 0.3, function: 0.4, field: 0 };
 
 function next(e: Entry): string {
   if (e.kind === 'field') return `a field of ${e.name.split('.')[0]}: describe "${e.name.split('.')[0]}"`;
@@ -45,6 +45,15 @@ const hitOf = (e: Entry, extra: Partial<Hit> = {}): Hit => ({
 export function textSearch(view: RoleView, query: string, kinds: readonly EntryKind[], limit: number): Hit[] {
   const want = words(query).filter((w) => !STOP.has(w));
   if (!want.length) return [];
+  // An object also matches by the names of its fields and relations ("customers and their orders").
+  const fieldWords = new Map<string, Set<string>>();
+  for (const e of view.entries) {
+    if (e.kind !== 'field') continue;
+    const [owner, own] = e.name.split('.') as [string, string];
+    let set = fieldWords.get(owner);
+    if (!set) fieldWords.set(owner, (set = new Set()));
+    for (const w of words(own)) set.add(w);
+  }
   const scored: { e: Entry; score: number }[] = [];
   for (const e of view.entries) {
     if (!kinds.includes(e.kind)) continue;
@@ -57,7 +66,7 @@ export function textSearch(view: RoleView, query: string, kinds: readonly EntryK
     let score = 0;
     for (const w of want) {
       if (nameWords.has(w)) score += 3;
-      else if (ownerWords.has(w)) score += 1;
+      else if (ownerWords.has(w) || (e.kind === 'object' && fieldWords.get(e.name)?.has(w))) score += 1;
       else if (w.length >= 4 && name.includes(w)) score += 1.5;
       else if (descWords.has(w)) score += 1;
       else if (w.length >= 4 && [...descWords].some((d) => d.startsWith(w))) score += 0.5;
