@@ -7,6 +7,8 @@ import type { RequestContext } from './executor/request-context.js';
 import { AdminController } from './http/admin.controller.js';
 import { JqEngine } from './jq/engine.js';
 import { JqModule } from './jq/jq.module.js';
+import { OidcLogin } from './auth/oidc-login.js';
+import { OidcLoginController } from './http/oidc-login.controller.js';
 import { ResultJqCache } from './cache/index.js';
 import { ResultCache } from './cache/result-cache.js';
 import { WriteEvents } from './executor/write-events.js';
@@ -66,7 +68,7 @@ export class AppModule {
         ...(imports ?? []),
       ],
       exports: [APOLLO],
-      controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : [])],
+      controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : []), ...(OidcLogin.configured(config.auth.oidc) ? [OidcLoginController] : [])],
       providers: [
         {
           provide: APOLLO,
