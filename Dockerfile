@@ -11,6 +11,10 @@ COPY scripts ./scripts
 COPY src ./src
 COPY codegen ./codegen
 COPY catalogs ./catalogs
+# Extension modules (EXTENSIONS=extensions/<name>/<name>.module.ts, or the example in examples/) are
+# compiled with the server into dist/, which is where EXTENSIONS finds a .ts module's build output.
+COPY extensions ./extensions
+COPY examples ./examples
 RUN npm run build && npm prune --omit=dev
 
 # Secrets reference server (SPEC §15): `docker build --target secrets-server .`

@@ -2,7 +2,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { compileCatalog } from '../src/catalog/compile.js';
-import type { ResolvedCatalog, SourceType } from '../src/catalog/model.js';
+import { applyExtensions, compileExtension } from '../src/catalog/extension.js';
+import type { ResolvedCatalog, SourceInfo, SourceType } from '../src/catalog/model.js';
+import type { CatalogFile } from '../src/catalog/compile.js';
+import { ErrorCode, PublicError } from '../src/shared/errors.js';
 import { subgraphSdl } from '../src/federation/subgraph.js';
 import { compileSchema } from '../src/pipeline/schema.service.js';
 import { readCatalogFiles } from '../src/system/catalog-files.js';
@@ -16,10 +19,16 @@ export const GENERATED = 'src/generated';
 
 async function compileAll(dir: string): Promise<ResolvedCatalog[]> {
   const out = [compileCoreCatalog('duckdb', false)];
+  const extensions: { info: SourceInfo; files: CatalogFile[] }[] = [];
   for (const d of readDeclaredSources(dir)) {
+    if (d.row.self_defined) throw new PublicError(ErrorCode.BadUserInput, `data source "${d.row.name}" is self_defined: its catalog is read from the database when it loads, so codegen has no catalog files to compile (describe_data_source_schema(self: true) writes one)`);
     const files = await readCatalogFiles(d.catalog.type, d.catalog.path);
-    out.push(compileCatalog({ name: d.row.name, type: d.row.type as SourceType, prefix: d.row.prefix, asModule: d.row.as_module, readOnly: !!d.row.read_only }, files));
+    const info: SourceInfo = { name: d.row.name, type: d.row.type as SourceType, prefix: d.row.prefix, asModule: d.row.as_module, readOnly: !!d.row.read_only };
+    if (d.row.type === 'extension') extensions.push({ info, files });
+    else out.push(compileCatalog(info, files));
   }
+  // Extension sources as at start: after every other source, each checked against those served before it.
+  for (const e of extensions) out.push(compileExtension(e.info, e.files, applyExtensions(out).catalogs));
   return out;
 }
 
@@ -32,6 +41,8 @@ export async function outputs(dir: string): Promise<Map<string, string>> {
   for (const c of generated) {
     const base = join(GENERATED, c.source.name);
     files.set(join(base, 'catalog.json'), renderCatalogJson(c));
+    // An extension has no root fields of its own: its relations and fields are in the clients of the sources it extends.
+    if (c.extension) continue;
     const client = renderClient(schema, surface.index, c, pascal(c.source.name));
     files.set(join(base, 'types.ts'), renderTypes(c, client));
     files.set(join(base, 'module.ts'), renderModule(c, client));
@@ -50,25 +61,29 @@ function existing(root: string): string[] {
   return walk(base).map((p) => relative(root, p));
 }
 
-/** Files that differ from what codegen would write (paths relative to `root`). */
-export function staleFiles(files: ReadonlyMap<string, string>, root: string): string[] {
+/**
+ * Files that differ from what codegen would write (paths relative to `root`). `leftovers`: also
+ * generated files no catalog produces (only for the repository's own catalogs: generated from
+ * another CATALOGS_DIR, the example's files are kept, and so are the extensions compiled against them).
+ */
+export function staleFiles(files: ReadonlyMap<string, string>, root: string, leftovers = true): string[] {
   const stale: string[] = [];
   for (const [path, text] of files) {
     const full = join(root, path);
     const current = existsSync(full) ? readFileSync(full, 'utf8') : undefined;
     if (current !== text) stale.push(`${current === undefined ? 'missing' : 'stale'}: ${path}`);
   }
-  for (const path of existing(root)) if (!files.has(path)) stale.push(`not generated from any catalog: ${path}`);
+  if (leftovers) for (const path of existing(root)) if (!files.has(path)) stale.push(`not generated from any catalog: ${path}`);
   return stale;
 }
 
-/** Writes the generated files under `root` and removes generated files no catalog produces. */
-export function writeFiles(files: ReadonlyMap<string, string>, root: string): void {
+/** Writes the generated files under `root` and, with `prune`, removes generated files no catalog produces. */
+export function writeFiles(files: ReadonlyMap<string, string>, root: string, prune = true): void {
   for (const [path, text] of files) {
     const full = join(root, path);
     if (existsSync(full) && readFileSync(full, 'utf8') === text) continue;
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
   }
-  for (const path of existing(root)) if (!files.has(path)) rmSync(join(root, path));
+  if (prune) for (const path of existing(root)) if (!files.has(path)) rmSync(join(root, path));
 }

@@ -136,8 +136,9 @@ const image = build(byName.get(target));
 if (!image.user || image.user === 'root') fail('the image runs as root');
 if (!image.healthcheck) fail('the image has no HEALTHCHECK');
 const port = await freePort();
-// As `docker run -e BIND=127.0.0.1:<port>` would (this machine's port 15000 may be taken).
-const env = { ...image.env, BIND: `127.0.0.1:${port}` };
+// As `docker run -e BIND=127.0.0.1:<port> -e EXTENSIONS=...` would (this machine's port 15000 may be
+// taken): the example extension module shows that the image serves extensions.
+const env = { ...image.env, BIND: `127.0.0.1:${port}`, EXTENSIONS: 'examples/reports/reports.module.ts' };
 const command = image.entrypoint ? `${image.entrypoint} ${image.cmd.replace(/^exec /, '')}` : image.cmd;
 console.log(`container-check: starting "${command}" as ${image.user} on port ${port}`);
 const [cmd, argv] = inRoot(image.root, { cwd: image.cwd, user: image.user, env, command });
@@ -156,8 +157,9 @@ for (let i = 0; i < 120 && server.exitCode === null; i++) {
 if (!healthy) fail('HEALTHCHECK never passed');
 console.log('container-check: HEALTHCHECK passes');
 
-const answer = await (await fetch(`http://127.0.0.1:${port}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ shop_tags(limit: 2) { id name } }"}' })).json();
+const answer = await (await fetch(`http://127.0.0.1:${port}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ shop_tags(limit: 2) { id name } report_customers_by_country { country customers } }"}' })).json();
 if (!answer.data?.shop_tags?.length) fail(`the query did not answer: ${JSON.stringify(answer)}`);
+if (!answer.data?.report_customers_by_country?.length) fail(`the extension module's field did not answer: ${JSON.stringify(answer)}`);
 console.log(`container-check: /query answers ${JSON.stringify(answer.data)}`);
 
 // The server: the process whose root directory is the image's (unshare execs into it).

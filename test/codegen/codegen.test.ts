@@ -1,5 +1,5 @@
 // Codegen (DESIGN.md §2): deterministic output, and the check that catches stale files.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,5 +58,30 @@ describe('codegen', () => {
     }
     expect(module).toContain("customers_by_pk<const S extends Sel<'shop_customers'>>(select: In<'shop_customers', S>, args: { id: number }): Promise<Out<'shop_customers', S> | null>");
     expect(files.get('schema.graphql')).toContain('type shop_orders {');
+  });
+
+  it('compiles extension sources against the sources they extend, their fields in those clients', async () => {
+    process.chdir(ROOT);
+    const files = await outputs('./examples/four-sources/catalogs');
+    expect(JSON.parse(files.get('src/generated/links/catalog.json')!)).toBeTruthy();
+    // No client of its own: the extension's relations and fields are in the clients of crm and sales.
+    expect(files.has('src/generated/links/module.ts')).toBe(false);
+    const crm = files.get('src/generated/crm/types.ts')!;
+    expect(crm).toContain("    orders: Obj<'sales_orders', 'list'");
+    expect(crm).toMatch(/    eur_rate: number \| null;/);
+    expect(files.get('src/generated/sales/types.ts')).toContain("    product: Obj<'stock_products', 'one'");
+  });
+
+  it("keeps other catalogs' generated folders when generating a user's CATALOGS_DIR (prune only for the repository's own)", async () => {
+    process.chdir(ROOT);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-codegen-'));
+    writeFiles(await outputs('./catalogs'), dir);
+    const mine = await outputs('./examples/four-sources/catalogs');
+    writeFiles(mine, dir, false);
+    expect(existsSync(join(dir, 'src/generated/shop/module.ts'))).toBe(true);
+    expect(existsSync(join(dir, 'src/generated/crm/module.ts'))).toBe(true);
+    expect(staleFiles(mine, dir, false)).toEqual([]);
+    writeFiles(mine, dir, true);
+    expect(existsSync(join(dir, 'src/generated/shop/module.ts'))).toBe(false);
   });
 });
