@@ -301,6 +301,15 @@ function resolveRelations(ctx: Ctx, drafts: Map<string, Draft>): void {
   }
 }
 
+/**
+ * hugr's catalogs declare a database function returning a record set as a list of a structured type
+ * with no `sql` and no `is_table` (`table_function(a: String!): [result] @function(name: "f")`): it is
+ * called as a table function. Without this, each row of the set was read as one value (issue 32).
+ */
+function impliedTable(ctx: Ctx, ret: { name: string; list: boolean }, d: Args): boolean {
+  return ret.list && !isScalar(ret.name) && d.sql === undefined && !d.json_cast && ctx.source.type !== 'http';
+}
+
 function compileFunction(ctx: Ctx, file: string, f: FieldDefinitionNode, mutation: boolean): CatalogFunction | undefined {
   const d = directives(f.directives).get('function')?.[0];
   const loc = locOf(f, file);
@@ -322,7 +331,7 @@ function compileFunction(ctx: Ctx, file: string, f: FieldDefinitionNode, mutatio
       return { name: a.name.value, type: t.name, list: t.list, nonNull: t.nonNull, ...(injected !== undefined ? { injected: String(injected) } : {}) };
     }),
     returns: { type: ret.name, list: ret.list, nonNull: ret.nonNull },
-    isTable: Boolean(d.is_table),
+    isTable: d.is_table !== undefined ? Boolean(d.is_table) : impliedTable(ctx, ret, d),
     jsonCast: Boolean(d.json_cast),
     skipNullArg: Boolean(d.skip_null_arg),
     ...(directives(f.directives).get('cache') ? { cache: { ...(directives(f.directives).get('cache')![0] as object) } as CatalogFunction['cache'] } : {}),

@@ -196,7 +196,7 @@ export class ShopClient extends TypedClient {
     return this.run({ operation: 'query', path: ["function","shop_discounted_total"] }, 'one', undefined, args);
   }
 
-  /** Whole numbers from start to stop: the engine's own generate_series table function, called without sql */
+  /** Whole numbers from start to stop: the engine's own generate_series table function, called without sql (a list of a structure type: a table function, no is_table needed) */
   series<const S extends Sel<'shop_series_value'>>(select: In<'shop_series_value', S>, args: { start: number; stop: number }): Promise<Out<'shop_series_value', S>[]> {
     return this.run({ operation: 'query', path: ["function","shop_series"] }, 'list', select, args);
   }
