@@ -78,7 +78,9 @@ const operationResult = (affected: number, message: string) => ({ success: true,
 
 /** What besides the operation and the variables decides a read's SQL: where it is, the zone, the rules. */
 function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
-  const who = ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}|${JSON.stringify(ctx.authVars)}`;
+  // `[$auth.*]` values decide the SQL of catalog views and functions for every role, unrestricted
+  // ones included (issue 32: an admin's view over [$auth.user_id] answered with the first caller's rows).
+  const who = `${ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}`}|${JSON.stringify(ctx.authVars)}`;
   return `${responsePathAsArray(info.path).join('.')}|${ctx.timezone}|${who}|`;
 }
 
