@@ -12,6 +12,7 @@
 // Attributes of a run: headers="name: value; name: value", variables='{"n": 1}', env="K=V K2=V2"
 // (server environment of the setup), status=400 (expected HTTP status).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,9 +36,55 @@ const SETUPS = {
   readme: { copy: { 'catalogs/shop/seed.sql': 'catalogs/shop/seed.sql' } },
   /** README "No catalog to write": a self-defined DuckDB source over the example's seed. */
   selfdef: { copy: { 'catalogs/shop/seed.sql': 'catalogs/mine/seed.sql' } },
+  /** docs/multi-source.md's walk-through: examples/four-sources over PostgreSQL, MariaDB and the rates service. */
+  'four-sources': { catalogs: 'examples/four-sources/catalogs', env: { SECRET_KEY: 'walk' }, prepare: fourSources },
   /** The quick start with the example extension module (README "Extending svc"). */
   reports: { catalogs: 'catalogs', env: { EXTENSIONS: join(REPO, 'examples', 'reports', 'reports.module.ts') } },
 };
+
+/**
+ * The walk-through's databases and REST service, as its page sets them up (throwaway databases on the
+ * test servers: SVC_TEST_PG_URL, SVC_TEST_MYSQL_URL). Returns the server's environment and a cleanup.
+ */
+async function fourSources() {
+  const { default: pg } = await import('pg');
+  const mysql = await import('mysql2/promise');
+  const example = join(REPO, 'examples', 'four-sources');
+  const name = `svc_docs_four_${randomBytes(4).toString('hex')}`;
+  const pgUrl = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(pgUrl);
+  dbUrl.pathname = `/${name}`;
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  await db.connect();
+  await db.query(readFileSync(join(example, 'setup-postgres.sql'), 'utf8'));
+  await db.end();
+  const myUrl = new URL(process.env.SVC_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test');
+  const my = await mysql.createConnection({ host: myUrl.hostname, port: Number(myUrl.port || 3306), user: decodeURIComponent(myUrl.username), password: decodeURIComponent(myUrl.password), multipleStatements: true });
+  await my.query(`CREATE DATABASE ${name}`);
+  await my.query(`USE ${name}`);
+  await my.query(readFileSync(join(example, 'setup-mysql.sql'), 'utf8'));
+  await my.end();
+  myUrl.pathname = `/${name}`;
+  const { startRatesService } = await import(join(example, 'rates-service.mjs'));
+  const rates = await startRatesService();
+  return {
+    env: { FOUR_SOURCES_PG: dbUrl.toString(), FOUR_SOURCES_MYSQL: myUrl.toString(), FOUR_SOURCES_REST: rates.url },
+    async cleanup() {
+      await rates.close();
+      const a = new pg.Client({ connectionString: pgUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+      const m = await mysql.createConnection({ host: myUrl.hostname, port: Number(myUrl.port || 3306), user: decodeURIComponent(myUrl.username), password: decodeURIComponent(myUrl.password) });
+      await m.query(`DROP DATABASE IF EXISTS ${name}`);
+      await m.end();
+    },
+  };
+}
 
 /** The pages checked, in the order their examples run. */
 export function pages() {
@@ -138,7 +185,17 @@ export class Servers {
     if (known?.catalogs) cpSync(join(REPO, known.catalogs), catalogs, { recursive: true });
     else mkdirSync(catalogs, { recursive: true });
     for (const [from, to] of Object.entries(known?.copy ?? {})) cpSync(join(REPO, from), join(dir, to));
-    const env = { ...(known?.env ?? {}) };
+    const prepared = known?.prepare ? await known.prepare() : undefined;
+    try {
+      return { ...(await this.serve(name, dir, catalogs, known, prepared)), cleanup: prepared?.cleanup };
+    } catch (e) {
+      await prepared?.cleanup?.().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  async serve(name, dir, catalogs, known, prepared) {
+    const env = { ...(known?.env ?? {}), ...(prepared?.env ?? {}) };
     for (const e of this.all.filter((x) => x.setup === name)) {
       Object.assign(env, e.env);
       if (e.kind !== 'file') continue;
@@ -169,12 +226,13 @@ export class Servers {
 
   async stop() {
     for (const s of this.started.values()) {
-      const { child, dir } = await s.catch(() => ({}));
+      const { child, dir, cleanup } = await s.catch(() => ({}));
       if (!child) continue;
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await new Promise((done) => child.once('exit', done));
       }
+      await cleanup?.();
       rmSync(dir, { recursive: true, force: true });
     }
   }
@@ -188,9 +246,29 @@ export async function run(example, server) {
     if (r.status !== 0) return { status: r.status, body: { error: `exit ${r.status}: ${r.stderr}` } };
     return { status: 200, body: parseOr(r.stdout) };
   }
+  if (/^\s*subscription\b/.test(example.text.replace(/^\s*#.*$/gm, ''))) return firstResult(example, server);
   const body = example.lang === 'json' ? JSON.parse(example.text) : { query: example.text, ...(example.variables ? { variables: example.variables } : {}) };
   const res = await fetch(`${server.url}/query`, { method: 'POST', headers: { 'content-type': 'application/json', ...example.headers }, body: JSON.stringify(body) });
   return { status: res.status, body: parseOr(await res.text()) };
+}
+
+/** A subscription: its first result over /subscribe (graphql-ws), the headers as connection parameters. */
+async function firstResult(example, server) {
+  const { createClient } = await import('graphql-ws');
+  const { default: WebSocket } = await import('ws');
+  const client = createClient({ url: `${server.url.replace('http', 'ws')}/subscribe`, webSocketImpl: WebSocket, connectionParams: example.headers, retryAttempts: 0, lazy: true });
+  try {
+    const body = await new Promise((done, fail) => {
+      const stop = client.subscribe({ query: example.text, ...(example.variables ? { variables: example.variables } : {}) }, {
+        next: (r) => (stop(), done(r)),
+        error: (e) => fail(e instanceof Error ? e : new Error(JSON.stringify(e))),
+        complete: () => done({ error: 'completed without a result' }),
+      });
+    });
+    return { status: 200, body };
+  } finally {
+    await client.dispose();
+  }
 }
 
 function parseOr(text) {
