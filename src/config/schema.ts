@@ -132,6 +132,18 @@ export const settingsShape = {
   STORAGE_CACHE_DIR: z.string().default('data/storage-cache'),
   /** Files one ls (or one storage URL of a DuckDB source) may name at most. */
   STORAGE_MAX_FILES: int.default(1000),
+  /**
+   * Admission in front of each pool of connections (issue 31, src/executor/admission.ts): the share
+   * of a pool's connections one role may hold (anonymous callers count as one role), how many
+   * statements of one role may wait, and how long one may wait before SOURCE_UNAVAILABLE.
+   */
+  SOURCE_ROLE_SHARE: z.union([z.number(), z.string().regex(/^\d*\.?\d+$/, 'expected a number above 0, at most 1')]).transform(Number).pipe(z.number().gt(0).max(1)).default(0.5),
+  SOURCE_QUEUE_SIZE: int.refine((n) => n >= 0, 'at least 0').default(32),
+  SOURCE_QUEUE_TIMEOUT: duration.default(5_000),
+  /** DuckDB's memory_limit (MB): by default a quarter of the machine's memory, so the Node process keeps room. */
+  DUCKDB_MEMORY_LIMIT: sizeMb.optional(),
+  /** DuckDB's worker threads; unset: the number of CPUs (DuckDB's own default). */
+  DUCKDB_THREADS: int.refine((n) => n >= 1, 'at least 1 thread').optional(),
   DB_PATH: z.string().default(''),
   DB_MAX_OPEN_CONNS: int.default(0),
   DB_MAX_IDLE_CONNS: int.default(0),

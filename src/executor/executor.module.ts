@@ -10,7 +10,9 @@ import { WriteEvents } from './write-events.js';
 @Global()
 @Module({
   providers: [
-    { provide: Executor, useFactory: (c: Config, log: Logger) => new Executor(log, c.DEBUG, parallelLimit(c), c.ALLOW_PARALLEL), inject: [CONFIG, LOGGER] },
+    { provide: Executor, useFactory: (c: Config, log: Logger) => new Executor(log, c.DEBUG, parallelLimit(c), c.ALLOW_PARALLEL, {
+        share: c.SOURCE_ROLE_SHARE, queue: c.SOURCE_QUEUE_SIZE, waitMs: c.SOURCE_QUEUE_TIMEOUT,
+      }), inject: [CONFIG, LOGGER] },
     { provide: WriteEvents, useFactory: () => new WriteEvents() },
   ],
   exports: [Executor, WriteEvents],

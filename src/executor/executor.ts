@@ -13,6 +13,8 @@ import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.
 import type { RequestContext } from './request-context.js';
 import { parseDbJson } from '../shared/json.js';
 import { translateDbError } from './db-errors.js';
+import { Admission, admissionKey, type AdmissionSettings } from './admission.js';
+import { metrics } from '../shared/metrics.js';
 
 export type StatementObserver = (source: string, sql: string, params: readonly unknown[]) => void;
 
@@ -60,13 +62,47 @@ export class Executor {
     maxParallel = 0,
     /** ALLOW_PARALLEL=false: the root fields of one request run one after another. */
     private readonly parallel = true,
+    /** Admission in front of each pool (SOURCE_ROLE_SHARE, ...); none: statements go straight to the pools. */
+    private readonly admission?: Omit<AdmissionSettings, 'size'>,
   ) {
     this.slots = new Semaphore(maxParallel);
   }
 
+  /** One gate per pool (DuckDB sources share the engine's), made on first use. */
+  private readonly gates = new Map<string, Admission>();
+
+  /** The admission gates, for the queue gauges. */
+  admissions(): Iterable<Admission> {
+    return this.gates.values();
+  }
+
+  private gate(runtime: DataSourceRuntime): Admission | undefined {
+    const pool = runtime.pool;
+    if (!pool || !this.admission) return undefined;
+    let gate = this.gates.get(pool.name);
+    if (!gate) this.gates.set(pool.name, (gate = new Admission(pool.name, { ...this.admission, size: pool.size }, ADMISSION_METRICS)));
+    return gate;
+  }
+
   private timed<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
     const go = () => this.slots.run(() => this.measured(ctx, runtime, stmt, run));
-    return this.parallel || ctx.transactions.active ? go() : ctx.serial.run(go);
+    // A transaction's statements run on the connection it already holds: they need no admission.
+    const gate = ctx.transactions.active ? undefined : this.gate(runtime);
+    const admitted = gate ? () => gate.run(admissionKey(ctx.identity), ctx.signal, go) : go;
+    return this.parallel || ctx.transactions.active ? admitted() : ctx.serial.run(admitted);
+  }
+
+  /**
+   * The rows of a `compileRows` statement (/ipc), admitted like any statement and holding its slot
+   * until the stream ends; the client going away ends the statement.
+   */
+  async *stream(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
+    const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal);
+    try {
+      yield* runtime.streamRows!(stmt, ctx.signal);
+    } finally {
+      release?.();
+    }
   }
 
   private async measured<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
@@ -124,11 +160,11 @@ export class Executor {
     // The fast path writes the database's JSON into the response without parsing it here.
     if (raw && ctx.rawJson && runtime.queryText) {
       return this.timed(ctx, runtime, stmt, async () => {
-        const text = await runtime.queryText!(stmt);
+        const text = await runtime.queryText!(stmt, ctx.signal);
         return text === null ? null : new RawJson(text);
       });
     }
-    return this.timed(ctx, runtime, stmt, () => runtime.queryJson(stmt));
+    return this.timed(ctx, runtime, stmt, () => runtime.queryJson(stmt, ctx.signal));
   }
 
   private async write(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, stmt: CompiledSql) {
@@ -190,3 +226,8 @@ export class Executor {
     return (await this.write(ctx, runtime, conn, runtime.compiler.compileWrite(node))).changed;
   }
 }
+
+const ADMISSION_METRICS = {
+  waited: (pool: string, seconds: number) => metrics.admissionWait.observe({ pool }, seconds),
+  refused: (pool: string, reason: string) => metrics.admissionRefused.inc({ pool, reason }),
+};

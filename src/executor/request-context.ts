@@ -54,6 +54,9 @@ export class RequestContext {
    */
   readonly prefetched = new Map<string, { readonly value: unknown } | { readonly error: unknown }>();
 
+  /** Aborted when the client went away (src/shared/request-scope.ts); none outside HTTP requests. */
+  signal?: AbortSignal;
+
   /** `[$auth.*]` values of this identity (permission filters, stamps, SQL templates). */
   readonly authVars: Readonly<Record<string, unknown>>;
 

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
 import { cacheMetrics } from '../cache/index.js';
 import { pipelineRegistry } from '../pipeline/metrics.js';
-import { metrics, type PoolStats, readPoolsFrom, registry } from '../shared/metrics.js';
+import { metrics, type PoolStats, readPoolsFrom, readQueuesFrom, registry } from '../shared/metrics.js';
 import { Executor } from '../executor/executor.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { SourceRegistry } from '../sources/registry.js';
@@ -19,6 +19,9 @@ export class MetricsController {
     readPoolsFrom(function* (): Iterable<readonly [string, PoolStats]> {
       yield ['duckdb', engine.poolStats()];
       for (const s of registry.all()) if (s.runtime.poolStats) yield [s.runtime.name, s.runtime.poolStats()];
+    });
+    readQueuesFrom(function* (): Iterable<readonly [string, number]> {
+      for (const gate of executor.admissions()) yield [gate.pool, gate.queued];
     });
   }
 

@@ -36,6 +36,10 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger): void 
   fastify.addHook('onRequest', (req, reply, done) => {
     const scope = new RequestScope(req.id);
     req.svcScope = scope;
+    // The connection closed before the answer was written: what the request still runs is wasted.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) scope.abort.abort();
+    });
     void reply.header('x-request-id', req.id);
     // The server span continues the caller's trace (W3C traceparent) when tracing is on.
     const route = req.routeOptions.url ?? 'unmatched';

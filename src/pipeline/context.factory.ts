@@ -55,6 +55,7 @@ export class RequestContextFactory {
     const timezone = options.headers ? requestTimeZone(options.headers, this.defaultZone) : (options.timezone ?? this.defaultZone);
     const context = new RequestContext(identity, access, timezone, true);
     const scope = currentRequest();
+    if (scope) context.signal = scope.abort.signal;
     if (scope && options.endpoint !== undefined) scope.caller = context;
     return context;
   }
@@ -64,7 +65,9 @@ export class RequestContextFactory {
    * identity, access, zone and limits, with state of its own (transactions, statements, stats).
    */
   derive(parent: RequestContext): RequestContext {
-    return new RequestContext(parent.identity, parent.access, parent.timezone, parent.limited);
+    const derived = new RequestContext(parent.identity, parent.access, parent.timezone, parent.limited);
+    if (parent.signal) derived.signal = parent.signal;
+    return derived;
   }
 
   /** The system identity: unrestricted, no request limits, the configured zone. */

@@ -151,7 +151,7 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
       const stmt = runtime.compiler.compileRows!(select, ctx.timezone);
       noteReads(pctx.reads);
       ctx.statements++;
-      ctx.streams!.set(responsePathAsArray(info.path).join('.'), { source: runtime.name, rows: () => runtime.streamRows!(stmt) });
+      ctx.streams!.set(responsePathAsArray(info.path).join('.'), { source: runtime.name, rows: () => deps.executor.stream(ctx, runtime, stmt) });
       return [];
     };
     if (cacheable) {

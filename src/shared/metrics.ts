@@ -16,6 +16,8 @@ export interface PoolStats {
 
 /** Where the pool gauges read their values when scraped (set by the HTTP layer). */
 let pools: () => Iterable<readonly [string, PoolStats]> = () => [];
+/** Where the admission queue gauge reads its values when scraped. */
+let queues: () => Iterable<readonly [string, number]> = () => [];
 
 export const metrics = {
   httpDuration: new Histogram({
@@ -56,6 +58,29 @@ export const metrics = {
       for (const [pool, s] of pools()) this.set({ pool }, s.waiting);
     },
   }),
+  admissionQueue: new Gauge({
+    name: 'svc_admission_queue_length',
+    help: 'Statements waiting to be admitted to a pool (the embedded DuckDB engine, or a PostgreSQL or MySQL source)',
+    labelNames: ['pool'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [pool, n] of queues()) this.set({ pool }, n);
+    },
+  }),
+  admissionWait: new Histogram({
+    name: 'svc_admission_wait_seconds',
+    help: 'Time a statement waited to be admitted to its pool (admitted statements; refused ones are counted apart)',
+    labelNames: ['pool'] as const,
+    buckets: LATENCY,
+    registers: [registry],
+  }),
+  admissionRefused: new Counter({
+    name: 'svc_admission_refused_total',
+    help: 'Statements refused admission, by reason: queue_full (SOURCE_QUEUE_SIZE), wait_limit (SOURCE_QUEUE_TIMEOUT), cancelled (the client went away)',
+    labelNames: ['pool', 'reason'] as const,
+    registers: [registry],
+  }),
   schemaRebuilds: new Counter({ name: 'svc_schema_rebuilds_total', help: 'Times the served GraphQL schema was rebuilt (start, source loaded or unloaded)', registers: [registry] }),
   jqRuns: new Counter({
     name: 'svc_jq_runs_total',
@@ -84,4 +109,8 @@ export function observeHttpRequest(method: string, route: string, status: number
 
 export function readPoolsFrom(source: () => Iterable<readonly [string, PoolStats]>): void {
   pools = source;
+}
+
+export function readQueuesFrom(source: () => Iterable<readonly [string, number]>): void {
+  queues = source;
 }

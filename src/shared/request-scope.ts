@@ -26,6 +26,11 @@ export class RequestScope {
    * running inside the request (a generated client in a team's controller) acts as that caller.
    */
   caller: object | undefined;
+  /**
+   * Aborted when the client goes away before its answer was written (issue 31): statements still
+   * waiting for a connection leave the queue, running ones are cancelled.
+   */
+  readonly abort = new AbortController();
 
   identified(identity: ScopeIdentity): void {
     this.identity = identity;

@@ -10,7 +10,10 @@ import { SourceRegistry } from './registry.js';
 @Global()
 @Module({
   providers: [
-    { provide: DuckDbEngine, useFactory: (c: Config) => DuckDbEngine.create(c.DB_PATH, c.DB_MAX_OPEN_CONNS, c.QUERY_TIMEOUT), inject: [CONFIG] },
+    { provide: DuckDbEngine, useFactory: (c: Config) => DuckDbEngine.create(c.DB_PATH, c.DB_MAX_OPEN_CONNS, c.QUERY_TIMEOUT, {
+      ...(c.DUCKDB_MEMORY_LIMIT ? { memoryLimitMb: c.DUCKDB_MEMORY_LIMIT } : {}),
+      ...(c.DUCKDB_THREADS ? { threads: c.DUCKDB_THREADS } : {}),
+    }), inject: [CONFIG] },
     { provide: SourceRegistry, useFactory: () => new SourceRegistry() },
   ],
   exports: [DuckDbEngine, SourceRegistry],

@@ -11,3 +11,8 @@ export function statementTimeout(source: string, ms: number | undefined): Public
   const limit = ms ? ` of ${durationText(ms)}` : '';
   return new PublicError(ErrorCode.QueryTimeout, `${source}: the statement was cancelled after the time limit${limit} (QUERY_TIMEOUT)`);
 }
+
+/** The client went away (or the request was cancelled) while its statement ran: it was interrupted. */
+export function statementCancelled(source: string): PublicError {
+  return new PublicError(ErrorCode.QueryFailed, `${source}: the statement was cancelled because the request was cancelled`);
+}

@@ -43,19 +43,27 @@ export interface DataSourceRuntime {
    * it is one of the engine's own functions the source does not define (`generate_series`).
    */
   functionName(name: string): readonly string[];
-  /** Runs a root read statement and returns its single JSON result (parsed), or null. */
-  queryJson(stmt: CompiledSql): Promise<unknown>;
+  /**
+   * The connections this source's statements share, for admission (src/executor/admission.ts):
+   * DuckDB sources share the embedded engine's pool. Absent: no pool to protect (http, extension).
+   */
+  readonly pool?: { readonly name: string; readonly size: number };
+  /**
+   * Runs a root read statement and returns its single JSON result (parsed), or null. `signal`: the
+   * request went away (client disconnect); the running statement is cancelled at once.
+   */
+  queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown>;
   /**
    * The same result as the database wrote it, unparsed, offered only where that text is compact
    * JSON (DuckDB): the fast path writes it into the response as it is.
    */
-  queryText?(stmt: CompiledSql): Promise<string | null>;
+  queryText?(stmt: CompiledSql, signal?: AbortSignal): Promise<string | null>;
   /**
    * The rows of a `compileRows` statement (each row's JSON object, parsed), a batch at a time from a
    * cursor, so a large result is never held whole (SPEC §13 /ipc). Stopping the iteration early
    * ends the statement; QUERY_TIMEOUT bounds it as any statement.
    */
-  streamRows?(stmt: CompiledSql): AsyncGenerator<readonly unknown[]>;
+  streamRows?(stmt: CompiledSql, signal?: AbortSignal): AsyncGenerator<readonly unknown[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   /**
    * `owner`: transactions of one owner (a request writing to several sources) never wait for each

@@ -1,12 +1,13 @@
 // The embedded DuckDB (DB_PATH): one instance per process; DuckDB sources and a DuckDB core
 // database are ATTACHed to it. Reads share a small pool of connections; each transaction gets a
 // connection of its own (DuckDB transactions are per connection).
+import { totalmem } from 'node:os';
 import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { PoolStats } from '../../shared/metrics.js';
 import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
-import { statementTimeout } from '../timeout.js';
+import { statementCancelled, statementTimeout } from '../timeout.js';
 import type { Row, SourceConnection } from '../types.js';
 import { registerGeometryFunctions } from './geo/functions.js';
 
@@ -14,6 +15,8 @@ export class DuckDbEngine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
   private open = 0;
+  /** Pooled connections handed out: interrupted when the engine closes (SIGTERM does not wait for them). */
+  private readonly busy = new Set<DuckDBConnection>();
 
   private constructor(
     readonly instance: DuckDBInstance,
@@ -24,9 +27,15 @@ export class DuckDbEngine {
     private readonly timeoutMs: number,
   ) {}
 
-  static async create(path: string, maxOpen: number, timeoutMs = 0): Promise<DuckDbEngine> {
-    // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load.
-    const instance = await DuckDBInstance.create(path || ':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' });
+  static async create(path: string, maxOpen: number, timeoutMs = 0, limits: DuckDbLimits = {}): Promise<DuckDbEngine> {
+    // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load. DuckDB's own
+    // memory default (80% of the machine) leaves the Node process no room: bounded here (issue 31).
+    const instance = await DuckDBInstance.create(path || ':memory:', {
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'true',
+      memory_limit: `${limits.memoryLimitMb ?? defaultMemoryLimitMb()}MB`,
+      ...(limits.threads ? { threads: String(limits.threads) } : {}),
+    });
     const c = await instance.connect();
     // Functions registered on one connection stay in the instance's catalog after it closes.
     registerGeometryFunctions(c);
@@ -35,8 +44,19 @@ export class DuckDbEngine {
     return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name, timeoutMs);
   }
 
+  /** Connections of the read pool (DB_MAX_OPEN_CONNS): the size of its admission gate. */
+  get size(): number {
+    return this.maxOpen;
+  }
+
   /** A pooled connection; `source` names who waits, for the error when none comes in time. */
   async acquire(source = this.defaultDatabase): Promise<DuckDBConnection> {
+    const c = await this.take(source);
+    this.busy.add(c);
+    return c;
+  }
+
+  private async take(source: string): Promise<DuckDBConnection> {
     const c = this.idle.pop();
     if (c) return c;
     if (this.open < this.maxOpen) {
@@ -66,6 +86,7 @@ export class DuckDbEngine {
   }
 
   release(c: DuckDBConnection): void {
+    this.busy.delete(c);
     const next = this.waiting.shift();
     if (next) next(c);
     else this.idle.push(c);
@@ -162,19 +183,18 @@ export class DuckDbEngine {
    * A statement's rows a DuckDB chunk (2048 rows) at a time, on a pooled connection held until the
    * iteration ends. QUERY_TIMEOUT bounds the whole iteration; stopping early interrupts the query.
    */
-  async *stream(source: string, sql: string, values: readonly unknown[]): AsyncGenerator<unknown[][]> {
+  async *stream(source: string, sql: string, values: readonly unknown[], signal?: AbortSignal): AsyncGenerator<unknown[][]> {
     const c = await this.acquire(source);
-    let interrupted = false;
-    const timer = this.timeoutMs ? setTimeout(() => ((interrupted = true), c.interrupt()), this.timeoutMs) : undefined;
+    const stop = this.stopper(c, signal);
     let finished = false;
     try {
       const result = await c.stream(sql, params(values));
       for await (const rows of result.yieldRowsJs()) yield rows as unknown[][];
       finished = true;
     } catch (e) {
-      throw interrupted ? statementTimeout(source, this.timeoutMs) : e;
+      throw stop.error(source) ?? e;
     } finally {
-      clearTimeout(timer);
+      stop.clear();
       // Abandoned half-way (the client went away): the query must not go on running.
       if (!finished) c.interrupt();
       this.release(c);
@@ -182,22 +202,41 @@ export class DuckDbEngine {
   }
 
   /**
+   * Interrupts `c` once QUERY_TIMEOUT has passed or `signal` aborts (the client went away): DuckDB
+   * cancels the running query and the connection stays usable. `error` is why it was interrupted.
+   */
+  private stopper(c: DuckDBConnection, signal?: AbortSignal): { error(source: string): Error | undefined; clear(): void } {
+    let why: 'timeout' | 'cancelled' | undefined = signal?.aborted ? 'cancelled' : undefined;
+    const stop = (reason: 'timeout' | 'cancelled') => {
+      why ??= reason;
+      c.interrupt();
+    };
+    const timer = this.timeoutMs ? setTimeout(() => stop('timeout'), this.timeoutMs) : undefined;
+    const onAbort = () => stop('cancelled');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return {
+      error: (source) => (why === 'timeout' ? statementTimeout(source, this.timeoutMs) : why === 'cancelled' ? statementCancelled(source) : undefined),
+      clear: () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  /**
    * Runs one statement on `c`, interrupting it once QUERY_TIMEOUT has passed. DuckDB cancels the
    * running query and the connection stays usable (a pooled one goes back to the pool).
    */
-  async bounded<T>(c: DuckDBConnection, source: string, run: () => Promise<T>): Promise<T> {
-    if (!this.timeoutMs) return run();
-    let interrupted = false;
-    const timer = setTimeout(() => {
-      interrupted = true;
-      c.interrupt();
-    }, this.timeoutMs);
+  async bounded<T>(c: DuckDBConnection, source: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw statementCancelled(source);
+    if (!this.timeoutMs && !signal) return run();
+    const stop = this.stopper(c, signal);
     try {
       return await run();
     } catch (e) {
-      throw interrupted ? statementTimeout(source, this.timeoutMs) : e;
+      throw stop.error(source) ?? e;
     } finally {
-      clearTimeout(timer);
+      stop.clear();
     }
   }
 
@@ -224,10 +263,30 @@ export class DuckDbEngine {
   }
 
   close(): void {
+    // Statements still running (SHUTDOWN_TIMEOUT passed, or a stream nobody reads) would keep the
+    // process busy after it stopped answering.
+    for (const c of this.busy) c.interrupt();
     for (const c of this.idle) c.closeSync();
     this.idle.length = 0;
     this.instance.closeSync();
   }
+}
+
+export interface DuckDbLimits {
+  /** DuckDB's memory_limit, MB (DUCKDB_MEMORY_LIMIT). */
+  readonly memoryLimitMb?: number;
+  /** DuckDB's worker threads (DUCKDB_THREADS). */
+  readonly threads?: number;
+}
+
+/**
+ * A quarter of the memory this process may use (the cgroup's limit in a container, else the
+ * machine's), at least 256 MB: the rest stays for the Node heap, response buffers and other processes.
+ */
+export function defaultMemoryLimitMb(): number {
+  const constrained = process.constrainedMemory?.() ?? 0;
+  const bytes = constrained > 0 ? Math.min(constrained, totalmem()) : totalmem();
+  return Math.max(256, Math.floor(bytes / 4 / 1024 / 1024));
 }
 
 interface Prepared {

@@ -101,23 +101,28 @@ export class DuckDbSource implements DataSourceRuntime {
     return parts.length === 1 ? [db, 'main', parts[0]!] : [db, ...parts];
   }
 
-  async queryJson(stmt: CompiledSql): Promise<unknown> {
-    const text = await this.queryText(stmt);
+  /** Every DuckDB source shares the embedded engine's read pool. */
+  get pool(): { name: string; size: number } {
+    return { name: 'duckdb', size: this.engine.size };
+  }
+
+  async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
+    const text = await this.queryText(stmt, signal);
     return text === null ? null : parseDbJson(text);
   }
 
-  async queryText(stmt: CompiledSql): Promise<string | null> {
+  async queryText(stmt: CompiledSql, signal?: AbortSignal): Promise<string | null> {
     return this.engine.withConnection(async (c) => {
       const prepared = await this.engine.prepared(c, stmt.sql, this.name);
       prepared.bind(stmt.params as never);
-      const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll());
+      const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll(), signal);
       const v = r.getRows()[0]?.[0];
       return v === null || v === undefined ? null : String(v);
     }, this.name);
   }
 
-  async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
-    for await (const rows of this.engine.stream(this.name, stmt.sql, stmt.params)) {
+  async *streamRows(stmt: CompiledSql, signal?: AbortSignal): AsyncGenerator<readonly unknown[]> {
+    for await (const rows of this.engine.stream(this.name, stmt.sql, stmt.params, signal)) {
       yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(String(r[0]))));
     }
   }

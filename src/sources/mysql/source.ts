@@ -91,7 +91,7 @@ export class MysqlSource implements DataSourceRuntime {
   private constructor(
     readonly name: string,
     readonly readOnly: boolean,
-    private readonly pool: mysql.Pool,
+    private readonly connections: mysql.Pool,
     private readonly database: string,
     private readonly timeoutMs: number,
     private readonly options: mysql.ConnectionOptions,
@@ -134,19 +134,24 @@ export class MysqlSource implements DataSourceRuntime {
     return { namespace: `mysql://${this.options.host}:${this.options.port}`, name: table.join('.') };
   }
 
+  /** Statements are admitted against this source's own pool (DB_PG_CONNECTION_LIMIT). */
+  get pool(): { name: string; size: number } {
+    return { name: this.name, size: (this.connections as unknown as { config: { connectionLimit?: number } }).config.connectionLimit ?? 10 };
+  }
+
   async queryJson(stmt: CompiledSql): Promise<unknown> {
-    const rows = await wrap(this.pool, this.name, this.timeoutMs).all(stmt);
+    const rows = await wrap(this.connections, this.name, this.timeoutMs).all(stmt);
     const v = rows[0] ? Object.values(rows[0])[0] : null;
     if (v === null || v === undefined) return null;
     return parseDbJson(Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
   }
 
   async rows(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return wrap(this.pool, this.name, this.timeoutMs).all({ sql, params });
+    return wrap(this.connections, this.name, this.timeoutMs).all({ sql, params });
   }
 
   async transaction<T>(fn: (conn: SourceConnection) => Promise<T>, _owner?: object): Promise<T> {
-    const c = await this.pool.getConnection();
+    const c = await this.connections.getConnection();
     try {
       await c.query('START TRANSACTION');
       try {
@@ -175,7 +180,7 @@ export class MysqlSource implements DataSourceRuntime {
 
   poolStats(): PoolStats {
     // mysql2 keeps its pool's connections in these queues.
-    const p = this.pool.pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+    const p = this.connections.pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
     const all = p._allConnections?.length ?? 0;
     const idle = p._freeConnections?.length ?? 0;
     return { inUse: all - idle, idle, waiting: p._connectionQueue?.length ?? 0 };
@@ -183,7 +188,7 @@ export class MysqlSource implements DataSourceRuntime {
 
   async ping(): Promise<string | undefined> {
     try {
-      await this.pool.query('SELECT 1');
+      await this.connections.query('SELECT 1');
       return undefined;
     } catch (e) {
       return `data source "${this.name}" is unreachable: ${(e as Error).message}`;
@@ -191,6 +196,6 @@ export class MysqlSource implements DataSourceRuntime {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await this.connections.end();
   }
 }

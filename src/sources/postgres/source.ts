@@ -10,6 +10,7 @@ import type { PoolStats } from '../../shared/metrics.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
+import { statementCancelled } from '../timeout.js';
 import { clientError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
@@ -93,7 +94,7 @@ export class PostgresSource implements DataSourceRuntime {
   private constructor(
     readonly name: string,
     readonly readOnly: boolean,
-    private readonly pool: pg.Pool,
+    private readonly connections: pg.Pool,
     private readonly schema: string,
     /** QUERY_TIMEOUT, for the message when statement_timeout cancels a statement. */
     private readonly timeoutMs: number,
@@ -145,6 +146,52 @@ export class PostgresSource implements DataSourceRuntime {
     return new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings, new Set(builtins.map((r) => String(r.name))));
   }
 
+  /** Every statement of this source is admitted against its own pool (DB_PG_CONNECTION_LIMIT). */
+  get pool(): { name: string; size: number } {
+    return { name: this.name, size: this.connections.options.max ?? 10 };
+  }
+
+  /**
+   * Runs `run` on `c`; when `signal` aborts (the client went away) the statement is cancelled on the
+   * server (pg_cancel_backend from a connection of its own: the pool may be full) and the connection
+   * goes back to the pool at once instead of after QUERY_TIMEOUT.
+   */
+  private async cancellable<T>(c: pg.ClientBase, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    if (!signal) return run();
+    if (signal.aborted) throw statementCancelled(this.name);
+    let running = true;
+    let cancelled = false;
+    const onAbort = () => {
+      cancelled = true;
+      void this.cancel(c, () => running);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await run();
+    } catch (e) {
+      throw cancelled ? statementCancelled(this.name) : e;
+    } finally {
+      running = false;
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async cancel(c: pg.ClientBase, stillRunning: () => boolean): Promise<void> {
+    const pid = (c as unknown as { processID?: number }).processID;
+    if (!pid) return;
+    const other = new pg.Client({ ...this.connections.options, statement_timeout: 5_000 });
+    other.on('error', ignore);
+    try {
+      await other.connect();
+      // The statement may have finished while this connection opened; its connection is someone else's now.
+      if (stillRunning()) await other.query('SELECT pg_cancel_backend($1)', [pid]);
+    } catch {
+      // Best effort: statement_timeout still ends the statement.
+    } finally {
+      await other.end().catch(ignore);
+    }
+  }
+
   /** The PostgreSQL schema that unqualified catalog table names live in (`?schema=`, else public). */
   get defaultSchema(): string {
     return this.schema;
@@ -156,7 +203,7 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   poolStats(): PoolStats {
-    const { totalCount, idleCount, waitingCount } = this.pool;
+    const { totalCount, idleCount, waitingCount } = this.connections;
     return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount };
   }
 
@@ -171,7 +218,7 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   private async withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
+    const c = await this.connections.connect();
     try {
       return await fn(c);
     } finally {
@@ -208,28 +255,28 @@ export class PostgresSource implements DataSourceRuntime {
 
   // No queryText: PostgreSQL writes JSON with spaces (`"key" : value`), so the fast path writes the
   // parsed answer rather than this text (a byte-exact response, and fewer bytes on the wire).
-  async queryJson(stmt: CompiledSql): Promise<unknown> {
+  async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
     return this.withClient(async (c) => {
       // Read the JSON as text and parse it ourselves, so integers beyond 2^53 stay exact. Named
       // statements are parsed and planned once per connection (pg keeps them by name).
-      const r = await c
+      const r = await this.cancellable(c, signal, () => c
         .query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT })
-        .catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
+        .catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs))));
       const v = r.rows[0]?.[0] as string | null | undefined;
       return v === null || v === undefined ? null : parseDbJson(v);
     });
   }
 
   /** A server-side cursor in a read transaction, fetched STREAM_BATCH rows at a time. */
-  async *streamRows(stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
-    const c = await this.pool.connect();
+  async *streamRows(stmt: CompiledSql, signal?: AbortSignal): AsyncGenerator<readonly unknown[]> {
+    const c = await this.connections.connect();
     let open = false;
     try {
       await c.query('BEGIN READ ONLY');
       open = true;
       await c.query({ text: `DECLARE svc_rows NO SCROLL CURSOR FOR ${stmt.sql}`, values: stmt.params as unknown[] }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
       for (;;) {
-        const r = await c.query({ text: `FETCH ${STREAM_BATCH} FROM svc_rows`, rowMode: 'array', types: RAW_TEXT }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
+        const r = await this.cancellable(c, signal, () => c.query({ text: `FETCH ${STREAM_BATCH} FROM svc_rows`, rowMode: 'array', types: RAW_TEXT }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs))));
         if (!r.rows.length) break;
         yield r.rows.map((x: unknown[]) => (x[0] === null || x[0] === undefined ? null : parseDbJson(String(x[0]))));
       }
@@ -261,7 +308,7 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await this.connections.end();
   }
 }
 

@@ -1,0 +1,69 @@
+// Admission in front of a pool (issue 31 item 1): a role holds at most its share of the
+// connections, its queue is bounded, a waiter is refused at the wait limit or when its client goes
+// away, and a role at its share never blocks another role behind it.
+import { describe, expect, it } from 'vitest';
+import { Admission, admissionKey } from '../../src/executor/admission.js';
+
+/** A task that runs until `finish()` is called. */
+function held() {
+  let finish!: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  return { task: () => done, finish };
+}
+
+const refusal = (p: Promise<unknown>) => p.then(() => 'admitted', (e: { code?: string; message: string }) => `${e.code}: ${e.message}`);
+
+describe('Admission', () => {
+  it('lets one role hold only its share; another role still gets a connection at once', async () => {
+    const gate = new Admission('duckdb', { size: 4, share: 0.5, queue: 8, waitMs: 0 });
+    const a = held();
+    const anon = [gate.run('anonymous', undefined, a.task), gate.run('anonymous', undefined, a.task)];
+    const third = gate.run('anonymous', undefined, async () => 'third');
+    expect(gate.admitted).toBe(2);
+    expect(gate.queued).toBe(1);
+    // A signed-in role is not queued behind the anonymous one.
+    expect(await gate.run('role:admin', undefined, async () => 'probe')).toBe('probe');
+    a.finish();
+    await Promise.all(anon);
+    expect(await third).toBe('third');
+    expect(gate.admitted).toBe(0);
+  });
+
+  it('refuses at once when the role already has its queue full, and at the wait limit otherwise', async () => {
+    const gate = new Admission('pg', { size: 1, share: 1, queue: 1, waitMs: 30 });
+    const a = held();
+    const running = gate.run('anonymous', undefined, a.task);
+    const waiting = refusal(gate.run('anonymous', undefined, async () => 1));
+    expect(await refusal(gate.run('anonymous', undefined, async () => 1))).toBe('SOURCE_UNAVAILABLE: data source "pg" is busy: 1 statements of the same role are already waiting; try again');
+    expect(await waiting).toBe('SOURCE_UNAVAILABLE: data source "pg" is busy: no connection was free within 30 ms; try again');
+    expect(gate.queued).toBe(0);
+    a.finish();
+    await running;
+  });
+
+  it('drops a waiter whose client went away, and never admits it later', async () => {
+    const gate = new Admission('duckdb', { size: 1, share: 1, queue: 4, waitMs: 0 });
+    const a = held();
+    const running = gate.run('anonymous', undefined, a.task);
+    const abort = new AbortController();
+    let ran = false;
+    const waiting = refusal(gate.run('anonymous', abort.signal, async () => (ran = true)));
+    abort.abort();
+    expect(await waiting).toMatch(/^QUERY_FAILED: the request was cancelled/);
+    a.finish();
+    await running;
+    expect(ran).toBe(false);
+    expect(gate.admitted + gate.queued).toBe(0);
+  });
+
+  it('keeps at least one connection per role, whatever the share', () => {
+    expect(new Admission('x', { size: 1, share: 0.5, queue: 1, waitMs: 0 }).perCaller).toBe(1);
+    expect(new Admission('x', { size: 10, share: 0.5, queue: 1, waitMs: 0 }).perCaller).toBe(5);
+  });
+
+  it('counts anonymous callers apart from signed-in callers of the same role', () => {
+    expect(admissionKey({ role: 'admin', authType: 'anonymous' })).toBe('anonymous');
+    expect(admissionKey({ role: 'admin', authType: 'apikey' })).toBe('role:admin');
+    expect(admissionKey({ role: 'admin', authType: 'jwt' })).toBe('role:admin');
+  });
+});
