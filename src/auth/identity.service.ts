@@ -44,7 +44,7 @@ export class IdentityService {
       new SecretKeyProvider(config.SECRET_KEY, config.CLUSTER_SECRET),
       ...(keys?.enabled || this.managed ? [new ApiKeyProvider(keys, this.managed)] : []),
       ...(oidc?.enabled ? [new OidcProvider(oidc, settings, options.oidcRetryMs)] : []),
-      ...(jwt?.enabled ? [new JwtProvider(jwt, settings.cookieName, settings.fetchTimeoutMs)] : []),
+      ...(jwt?.enabled ? [new JwtProvider(jwt, settings.cookieName, settings.fetchTimeoutMs, settings.clockLeewayS)] : []),
     ];
     this.anonymous = new AnonymousProvider(config.ALLOWED_ANONYMOUS, config.ANONYMOUS_ROLE);
   }

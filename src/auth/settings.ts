@@ -10,6 +10,8 @@ export interface AuthSettings {
   /** Claims naming the user in OIDC tokens (`OIDC_USERNAME_CLAIM`, `OIDC_USERID_CLAIM`). */
   oidcUserNameClaim?: string;
   oidcUserIdClaim?: string;
+  /** JWT_CLOCK_LEEWAY in seconds: accepted past `exp` and before `nbf` (default 0). */
+  clockLeewayS: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -23,6 +25,7 @@ export function authSettings(config: Config): AuthSettings {
     fetchTimeoutMs: duration(extra.OIDC_TIMEOUT) ?? DEFAULT_TIMEOUT_MS,
     oidcUserNameClaim: text('OIDC_USERNAME_CLAIM'),
     oidcUserIdClaim: text('OIDC_USERID_CLAIM'),
+    clockLeewayS: typeof config.JWT_CLOCK_LEEWAY === 'number' ? config.JWT_CLOCK_LEEWAY / 1000 : 0,
   };
 }
 

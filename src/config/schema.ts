@@ -117,8 +117,12 @@ export const settingsShape = {
   MAX_QUERY_COST: int.default(10_000_000),
   MAX_ROOT_FIELDS: int.default(100),
   MAX_ALIASES: int.default(500),
-  /** Tokens the GraphQL parser reads before it gives up (graphql-js maxTokens); bounds parse and validation. */
-  MAX_TOKENS: int.default(100_000),
+  /**
+   * Tokens of a GraphQL document, counted before it is parsed (and graphql-js maxTokens as well):
+   * at 4000 a document costs the server about 20-50 ms of CPU to parse, validate and plan, at
+   * 100,000 about 0.5 s (issue 31, docs/configuration.md).
+   */
+  MAX_TOKENS: int.default(4_000),
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */
@@ -174,6 +178,8 @@ export const settingsShape = {
   CORS_ALLOWED_ORIGINS: list.default([]),
   CORS_ALLOWED_METHODS: list.default([]),
   CORS_ALLOWED_HEADERS: list.default([]),
+  /** How far past `exp` (or before `nbf`) a JWT or OIDC token is still accepted, for clocks that disagree; 0 by default. */
+  JWT_CLOCK_LEEWAY: duration.default(0),
   OIDC_COOKIE_NAME: z.string().default('svc_session'),
   OIDC_TIMEOUT: z.string().default('10s'),
   OIDC_USERNAME_CLAIM: z.string().default(''),

@@ -17,6 +17,8 @@ interface Open {
 export class RequestTransactions {
   /** In the order of first use: the commit order. */
   private readonly open = new Map<string, Open>();
+  /** The response path of the first write field that failed: nothing of the request will be committed. */
+  failed: string | undefined;
 
   get active(): boolean {
     return this.open.size > 0;

@@ -81,7 +81,9 @@ export class QueryController {
       if (tooDeep) {
         // Refused before parsing, with the status and media type Apollo would answer (SPEC §1).
         const strict = prefersGraphqlResponse(req.headers.accept);
-        return void reply.status(strict ? 400 : 200).header('content-type', strict ? 'application/graphql-response+json; charset=utf-8' : 'application/json').send(refusalBody(tooDeep));
+        // A document the parser would refuse (MAX_TOKENS) is 400 whatever the media type, as Apollo answers a syntax error.
+        const status = strict || tooDeep.extensions.code === ErrorCode.GraphQLParseFailed ? 400 : 200;
+        return void reply.status(status).header('content-type', strict ? 'application/graphql-response+json; charset=utf-8' : 'application/json').send(refusalBody(tooDeep));
       }
       // An operation the fast path answered before skips Apollo (src/pipeline/fast-path/prepared.ts),
       // unless Apollo's own plugins must see every request: Studio usage reports, federation traces.

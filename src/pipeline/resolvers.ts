@@ -205,25 +205,25 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
     };
     switch (root.kind) {
       case 'insert':
-        return ctx.serial.run(async () => {
+        return writeStep(ctx, info, async () => {
           const data = args.data as Args;
           const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
           if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
           return showSecretsOnce(access, obj, info, data, await readRow(row, true));
         });
       case 'insert_batch':
-        return ctx.serial.run(async () => {
+        return writeStep(ctx, info, async () => {
           const rows = args.data as Args[];
           for (const data of rows) await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
           return operationResult(rows.length, 'inserted');
         });
       case 'update':
-        return ctx.serial.run(async () => {
+        return writeStep(ctx, info, async () => {
           const n = await deps.executor.change(ctx, runtime, planned(() => planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), args.data as Args, stamps)));
           return operationResult(n, 'updated');
         });
       case 'delete':
-        return ctx.serial.run(async () => {
+        return writeStep(ctx, info, async () => {
           const n = await deps.executor.change(ctx, runtime, planned(() => planDelete(pctx, obj, writeWhere('delete', args.filter as Args | null))));
           return operationResult(n, 'deleted');
         });
@@ -231,6 +231,24 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
         throw new PublicError(ErrorCode.Internal, `"${info.fieldName}" is not a write`);
     }
   };
+}
+
+/**
+ * One write field of a mutation, in document order. Once a write of the request failed, its
+ * transactions roll back as a whole (SPEC §4.3): the fields after it are not run and say so,
+ * instead of failing on an aborted transaction (issue 31).
+ */
+function writeStep<T>(ctx: RequestContext, info: GraphQLResolveInfo, fn: () => Promise<T>): Promise<T> {
+  return ctx.serial.run(async () => {
+    const failed = ctx.transactions.failed;
+    if (failed !== undefined) throw new PublicError(ErrorCode.QueryFailed, `not run: the transaction was rolled back because "${failed}" failed`);
+    try {
+      return await fn();
+    } catch (e) {
+      ctx.transactions.failed ??= responsePathAsArray(info.path).join('.');
+      throw e;
+    }
+  });
 }
 
 /** A catalog function field: one call statement; mutation functions join the request's transaction. */
@@ -245,7 +263,7 @@ function functionResolver(fn: CatalogFunction, index: SchemaIndex, scope: Access
     return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, async () => {
       if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
       ctx.written.add(fn.source);
-      return ctx.serial.run(async () => {
+      return writeStep(ctx, info, async () => {
         await ctx.transactions.connection(runtime);
         return deps.executor.readCompiled(ctx, runtime, stmt);
       });

@@ -20,14 +20,16 @@ export function storedSecret(key: string): string {
 /**
  * A connection string or URL with its password replaced by `***`:
  * `postgres://app:pw@db/sales` -> `postgres://app:***@db/sales`, and `password=pw` pairs
- * (key=value connection strings, query parameters) likewise. `[$ENV_NAME]` placeholders are kept,
+ * (key=value connection strings, query parameters), and any parameter named like a credential
+ * (`x-svc-token`, `api_key`, `access_token`) likewise. `[$ENV_NAME]` placeholders are kept,
  * since they are the documented way to keep a password out of the core database.
  */
 export function maskSecret(text: string): string {
   return text
     .replace(/(^|[^A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/:@\s]*:)([^@\s]*)@/g, (m, pre: string, head: string, pw: string) => (isPlaceholder(pw) ? m : `${pre}${head}***@`))
-    // An http source's own credential parameters too (`x-svc-token`, `x-svc-secrets-token`, hugr's names).
-    .replace(/((?:^|[?&;\s])(?:x-(?:svc|hugr)-)?(?:password|pwd|passwd|secret|token|secrets-token|api_key|apikey|access_token|client_secret)=)([^&;\s]*)/gi, (m, head: string, pw: string) => (isPlaceholder(pw) || !pw ? m : `${head}***`))
+    // Any parameter whose name ends in a credential word: `password=`, an http source's
+    // `x-svc-token=` / `x-svc-secrets-token=` (hugr's `x-hugr-*` too), `api_key=`, `access_token=`, `client_secret=`.
+    .replace(/((?:^|[?&;\s])[A-Za-z0-9_.-]*(?:password|pwd|passwd|secret|token|key|credential|signature)=)([^&;\s]*)/gi, (m, head: string, pw: string) => (isPlaceholder(pw) || !pw ? m : `${head}***`))
     // Credentials inside a JSON object in the text (an http source's x-svc-security), raw or URL-encoded.
     .replace(/("(?:api_key|password|client_secret|token|access_token)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi, (m, head: string, v: string, tail: string) => (isPlaceholder(v) || !v ? m : `${head}***${tail}`))
     .replace(/(%22(?:api_key|password|client_secret|token|access_token)%22(?:%20|\+)*%3A(?:%20|\+)*%22)(.*?)(%22)/gi, (m, head: string, v: string, tail: string) => (isPlaceholder(v.replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%24/g, '$')) || !v ? m : `${head}***${tail}`));

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityService } from '../../src/auth/identity.service.js';
+import { CONFIG } from '../../src/config/tokens.js';
 import { authVariables } from '../../src/auth/variables.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { ME, meOf, writeConfig } from './helpers/config.js';
@@ -73,6 +74,7 @@ describe('refusals', () => {
   const base = { sub: 'u9', aud: AUD, roles: 'viewer' };
   const cases: [string, () => Promise<string> | string, RegExp][] = [
     ['expired', () => idp.rs256({ ...base, exp: now() - 3600 }), /expired/],
+    ['expired 5 seconds ago (no clock leeway by default)', () => idp.rs256({ ...base, exp: now() - 5 }), /expired/],
     ['not yet valid', () => idp.rs256({ ...base, nbf: now() + 3600 }), /not yet valid/],
     ['wrong audience', () => idp.rs256({ ...base, aud: 'someone-else' }), /audience/],
     ['wrong issuer', () => idp.rs256({ ...base, iss: 'https://evil.example' }), /issuer/],
@@ -91,6 +93,14 @@ describe('refusals', () => {
     expect(r.body.errors[0].message).toMatch(message);
     expect(r.text).not.toContain(token);
     expect(r.text).not.toContain(token.split('.')[2] || token.split('.')[1]);
+  });
+
+  it('accepts a token within JWT_CLOCK_LEEWAY of its expiry, and none beyond it', async () => {
+    const config = t.app.get(CONFIG) as import('../../src/config/schema.js').Config;
+    const lenient = new IdentityService({ ...config, JWT_CLOCK_LEEWAY: 60_000 });
+    const recent = await idp.rs256({ ...base, exp: now() - 5 });
+    expect(await lenient.identify(bearer(recent))).toMatchObject({ userId: 'u9', role: 'viewer' });
+    await expect(lenient.identify(bearer(await idp.rs256({ ...base, exp: now() - 120 })))).rejects.toMatchObject({ status: 401 });
   });
 
   it('also refuses a bad token from the cookie instead of falling back to anonymous', async () => {

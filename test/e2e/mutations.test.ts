@@ -59,6 +59,26 @@ describe('constraint violations give a precise error and write nothing', () => {
   }
 });
 
+describe('the fields after a failed write (issue 31)', () => {
+  it('say they were not run because the transaction was rolled back, never INTERNAL_SERVER_ERROR', async () => {
+    for (const d of dialects.all) {
+      const r = await d.app.gql(`mutation {
+        a: insert_shop_tags(data: {id: 90, name: "first"}) { id }
+        b: insert_shop_products(data: {id: 90, sku: "BK-001", name: "dup", price: 1}) { id }
+        c: insert_shop_tags(data: {id: 91, name: "after"}) { id }
+        d: update_shop_tags(filter: {id: {eq: 90}}, data: {name: "later"}) { affected_rows }
+      }`);
+      expect(r.body.data, `${d.name}: ${r.text}`).toBeNull();
+      const byPath = Object.fromEntries((r.body.errors as { path: string[]; message: string; extensions: { code: string } }[]).map((e) => [e.path.join('.'), e]));
+      expect(byPath.b?.message, d.name).toMatch(/unique|duplicate/i);
+      for (const later of ['c', 'd']) {
+        expect(byPath[later], `${d.name} ${later}: ${r.text}`).toMatchObject({ message: 'not run: the transaction was rolled back because "b" failed', extensions: { code: 'QUERY_FAILED' } });
+      }
+      expect((await count(d, '{ shop_tags(filter: {id: {in: [90, 91]}}) { id } }')).shop_tags).toEqual([]);
+    }
+  });
+});
+
 describe('one request, several sources (issue 18 item 7)', () => {
   const roles = '{ core { roles(filter: {name: {like: "r8%"}}, order_by: [{field: "name"}]) { name } } }';
 

@@ -153,6 +153,16 @@ describe('secrets are not data (issue 14 item 2)', () => {
     expect(read.text).not.toContain('s3cr3t');
   });
 
+  it('a credential in an http source path reads back as *** (x-svc-token, api keys and tokens in the query string)', async () => {
+    const path = 'https://api.example/v1?x-svc-token=tok123&x-svc-timeout=5s&api_key=k456&access_token=t789&x-svc-auth=query&x-svc-auth-name=api_key&env=[$WX_TOKEN]';
+    const r = await t.gql('mutation($p: String!) { core { insert_data_sources(data: {name: "wxsrc", type: "http", prefix: "wxsrc", as_module: true, path: $p}) { path } } }', { p: path }, ADMIN);
+    const masked = 'https://api.example/v1?x-svc-token=***&x-svc-timeout=5s&api_key=***&access_token=***&x-svc-auth=query&x-svc-auth-name=api_key&env=[$WX_TOKEN]';
+    expect(r.body.data?.core.insert_data_sources, r.text).toEqual({ path: masked });
+    const read = await t.gql('{ core { data_sources_by_pk(name: "wxsrc") { path } } }', undefined, ADMIN);
+    expect(read.body.data.core.data_sources_by_pk.path).toBe(masked);
+    expect(read.text).not.toMatch(/tok123|k456|t789/);
+  });
+
   it('a catalog is read only from the allowed directories, whatever its type', async () => {
     for (const [type, path] of [['uri', '/etc/passwd'], ['localFS', '/etc/passwd'], ['uri', 'file:///etc/passwd'], ['localFS', '/etc']]) {
       const name = `c_${type}_${path.replace(/\W/g, '_')}`;

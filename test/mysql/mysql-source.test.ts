@@ -136,6 +136,11 @@ describe('permissions', () => {
 });
 
 describe('limits', () => {
+  it('reads the rows after an offset when limit is null (MySQL needs a LIMIT before OFFSET)', async () => {
+    const r = await data(app, '{ lib_books(limit: null, offset: 1, order_by: [{field: "id"}]) { id } }');
+    expect(r.lib_books).toEqual([{ id: 11 }, { id: 12 }]);
+  });
+
   it('cancels a statement over QUERY_TIMEOUT with a clear error', async () => {
     const r = await app.gql('{ function { plain_slow(seconds: 6) } }');
     expect(r.body.errors?.[0]?.message).toMatch(/plain: the statement was cancelled after the time limit of 2s/);

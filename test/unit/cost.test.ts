@@ -2,11 +2,11 @@
 // `npm run bench` workload fits inside the default limits, with the figures the model gives.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getOperationAST, parse, visit } from 'graphql';
+import { getOperationAST, Lexer, parse, Source, TokenKind, visit } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { compileCatalog } from '../../src/catalog/compile.js';
 import { loadConfig } from '../../src/config/load.js';
-import { costError, measureRequest, scanDocument } from '../../src/pipeline/limits/cost-limit.js';
+import { costError, measureRequest, requestGuard, scanDocument } from '../../src/pipeline/limits/cost-limit.js';
 import { compileSchema } from '../../src/pipeline/schema.service.js';
 // @ts-expect-error: plain JavaScript module of the benchmark
 import { CASES, variants } from '../../bench/lib/workloads.mjs';
@@ -61,6 +61,32 @@ describe('the scan that refuses before parsing (issue 15 item 8)', () => {
 
   it('measures nesting and aliases of 5,000 root aliases in one pass', () => {
     const q = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
-    expect(scanDocument(q)).toEqual({ nesting: 2, aliases: 5000 });
+    expect(scanDocument(q)).toMatchObject({ nesting: 2, aliases: 5000 });
+  });
+});
+
+describe('token count before parsing (issue 31: MAX_TOKENS refused before a full parse)', () => {
+  const lexed = (text: string): number => {
+    const lexer = new Lexer(new Source(text));
+    let n = 0;
+    while (lexer.advance().kind !== TokenKind.EOF) n++;
+    return n;
+  };
+  it.each([
+    '{ shop_tags { id name } }',
+    'query Q($ids: [Int!] = [1, -2, 3.5e3]) { a: shop_orders(filter: {id: {in: $ids}}, limit: 10) { id ...F @include(if: true) } } fragment F on shop_orders { status }',
+    '# a comment { [ (\n{ x(s: "a \\" { string", b: """block "" { """) }',
+    '{ f(x: [1,2,3,,,4]) { ... on T { y } } }',
+  ])('counts the tokens graphql-js counts: %s', (text) => {
+    expect(scanDocument(text).tokens).toBe(lexed(text));
+  });
+
+  it('refuses a document over MAX_TOKENS before graphql-js reads it, naming the setting', () => {
+    const guard = requestGuard({ MAX_DEPTH: 7, MAX_QUERY_COST: 0, MAX_ROOT_FIELDS: 0, MAX_ALIASES: 0, MAX_TOKENS: 50, COST_LIMITS_EXEMPT: [] });
+    const identity = { role: 'admin', userId: null, userName: 'a', authType: 'anonymous' };
+    const error = guard.before?.(`{ shop_tags { ${'id '.repeat(60)} } }`, undefined, identity);
+    expect(error?.message).toBe('the query document has more than 50 tokens (MAX_TOKENS)');
+    expect(error?.extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+    expect(guard.before?.(`{ shop_tags { ${'id '.repeat(40)} } }`, undefined, identity)).toBeUndefined();
   });
 });

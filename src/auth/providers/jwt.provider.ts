@@ -15,9 +15,6 @@ import type { AuthProvider } from './provider.js';
 type JwtConfig = NonNullable<Config['auth']['jwt']>;
 type Verifier = Uint8Array | KeyObject | ReturnType<typeof createRemoteJWKSet>;
 
-/** Leeway for clocks of issuer and server that disagree a little (SPEC silent; see docs/auth.md). */
-export const CLOCK_TOLERANCE_S = 30;
-
 export class JwtProvider implements AuthProvider {
   readonly name = 'jwt';
   private readonly key: Verifier;
@@ -26,6 +23,8 @@ export class JwtProvider implements AuthProvider {
     private readonly cfg: JwtConfig,
     private readonly cookieName: string,
     fetchTimeoutMs: number,
+    /** JWT_CLOCK_LEEWAY (seconds): 0 unless the operator allows clocks to disagree (issue 31). */
+    private readonly leewayS = 0,
   ) {
     this.key = verifierFor(cfg, fetchTimeoutMs);
   }
@@ -40,7 +39,7 @@ export class JwtProvider implements AuthProvider {
         algorithms: [this.cfg.algorithm],
         issuer: this.cfg.issuer,
         audience: this.cfg.audience,
-        clockTolerance: CLOCK_TOLERANCE_S,
+        clockTolerance: this.leewayS,
         // A token without expiry could never be withdrawn; refuse it.
         requiredClaims: ['exp'],
       }));

@@ -8,7 +8,6 @@ import { providerUnavailable, tokenFailure, unauthenticated } from '../errors.js
 import type { AuthRequest } from '../request.js';
 import type { AuthSettings } from '../settings.js';
 import { peekJwt, roleFrom, stringClaim } from '../token-claims.js';
-import { CLOCK_TOLERANCE_S } from './jwt.provider.js';
 import type { AuthProvider } from './provider.js';
 
 type OidcConfig = NonNullable<Config['auth']['oidc']>;
@@ -45,7 +44,7 @@ export class OidcProvider implements AuthProvider {
     const { issuer, jwks } = await this.discover();
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, jwks, { issuer, algorithms: ASYMMETRIC, clockTolerance: CLOCK_TOLERANCE_S, requiredClaims: ['exp'] }));
+      ({ payload } = await jwtVerify(token, jwks, { issuer, algorithms: ASYMMETRIC, clockTolerance: this.settings.clockLeewayS, requiredClaims: ['exp'] }));
     } catch (e) {
       throw tokenFailure(e, 'the OIDC key set');
     }

@@ -211,6 +211,8 @@ export interface DocumentShape {
   readonly nesting: number;
   /** Aliases written (a name followed by `:` in a selection set). */
   readonly aliases: number;
+  /** Lexical tokens, counted like graphql-js's maxTokens (comments and commas are not tokens). */
+  readonly tokens: number;
 }
 
 const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -229,22 +231,33 @@ export function scanDocument(text: string): DocumentShape {
   let max = 0;
   let parens = 0;
   let aliases = 0;
+  // Lexical tokens as graphql-js counts them for maxTokens (names, numbers, strings, punctuators).
+  let tokens = 0;
   let afterName = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     // Whitespace and commas (insignificant in GraphQL) keep a name waiting for its colon.
     if (c === 32 || c === 10 || c === 13 || c === 9 || c === 44 || c === 0xfeff) continue;
+    tokens++;
     if (isNameStart(c)) {
       while (i + 1 < n && isNamePart(text.charCodeAt(i + 1))) i++;
       afterName = true;
       continue;
     }
     if (c === 35) {
-      // # comment, to the end of the line
+      // # comment, to the end of the line: not a token
+      tokens--;
       while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
       continue;
     }
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      // A number (-1, 2.5e3) is one token.
+      while (i + 1 < n && isNumberPart(text.charCodeAt(i + 1))) i++;
+      afterName = false;
+      continue;
+    }
+    if (c === 46 && text.startsWith('...', i)) i += 2;
     if (c === 58 && afterName && parens === 0 && depth > 0) aliases++;
     afterName = false;
     if (c === 123 || c === 91 || c === 40) {
@@ -259,8 +272,10 @@ export function scanDocument(text: string): DocumentShape {
       i += end.length - 1;
     }
   }
-  return { nesting: max, aliases };
+  return { nesting: max, aliases, tokens };
 }
+
+const isNumberPart = (c: number): boolean => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 
 /** The deepest bracket nesting of a GraphQL document (or JSON text), strings and comments skipped; linear. */
 export function documentNesting(text: string): number {
@@ -287,6 +302,10 @@ export function valueNesting(value: unknown, limit: number): number {
     }
   }
   return max;
+}
+
+function tooManyTokens(limit: number): GraphQLError {
+  return new GraphQLError(`the query document has more than ${limit} tokens (MAX_TOKENS)`, { extensions: { code: ErrorCode.GraphQLParseFailed, http: { status: 400 } } });
 }
 
 function nestedTooDeep(what: 'query document' | 'request variables'): GraphQLError {
@@ -334,8 +353,10 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
     before: (query, variables, identity, variablesText) => {
       const shape = query ? scanDocument(query) : undefined;
       const deep = nestingError(query, variables, shape) ?? (variablesText && documentNesting(variablesText) > MAX_NESTING ? nestedTooDeep('request variables') : undefined);
-      if (deep || !shape || config.MAX_ALIASES <= 0 || exempt(identity, config.COST_LIMITS_EXEMPT)) return deep;
-      return costError({ cost: 0, rootFields: 0, aliases: shape.aliases }, { ...limits, maxCost: 0, maxRootFields: 0 });
+      if (deep || !shape) return deep;
+      const aliases = config.MAX_ALIASES <= 0 || exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError({ cost: 0, rootFields: 0, aliases: shape.aliases }, { ...limits, maxCost: 0, maxRootFields: 0 });
+      // Counted in the same linear pass, before graphql-js lexes and parses up to the limit (issue 31).
+      return aliases ?? (config.MAX_TOKENS > 0 && shape.tokens > config.MAX_TOKENS ? tooManyTokens(config.MAX_TOKENS) : undefined);
     },
     check: (schema, document, operation, variables, identity) =>
       exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError(measuredOnce(schema, document, operation, variables), limits),

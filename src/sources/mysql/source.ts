@@ -97,6 +97,8 @@ export class MysqlSource implements DataSourceRuntime {
     private readonly options: mysql.ConnectionOptions,
     /** Functions the database defines (called qualified); others are the server's own (bare). */
     private readonly routines: ReadonlySet<string>,
+    /** Connections of the pool: the size of its admission gate. */
+    private readonly size = 10,
   ) {}
 
   static async connect(o: MysqlSourceOptions): Promise<MysqlSource> {
@@ -104,7 +106,8 @@ export class MysqlSource implements DataSourceRuntime {
     const timeoutMs = o.statementTimeoutMs ?? 60_000;
     const options = connectionOptions(url, timeoutMs);
     if (!options.database) throw new PublicError(ErrorCode.BadUserInput, `data source "${o.name}": the mysql path names no database (mysql://user@host:3306/database)`);
-    const pool = mysql.createPool({ ...options, connectionLimit: o.maxConnections > 0 ? o.maxConnections : 10, maxIdle: 2, idleTimeout: 30_000, enableKeepAlive: true });
+    const size = o.maxConnections > 0 ? o.maxConnections : 10;
+    const pool = mysql.createPool({ ...options, connectionLimit: size, maxIdle: 2, idleTimeout: 30_000, enableKeepAlive: true });
     // Every new connection gets the session settings before its first statement.
     pool.pool.on('connection', (c) => c.query(sessionSql(timeoutMs)));
     let routines: Row[];
@@ -114,7 +117,7 @@ export class MysqlSource implements DataSourceRuntime {
       await pool.end().catch(() => undefined);
       throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
     }
-    return new MysqlSource(o.name, o.readOnly, pool, options.database!, timeoutMs, options, new Set(routines.map((r) => String(r.name))));
+    return new MysqlSource(o.name, o.readOnly, pool, options.database!, timeoutMs, options, new Set(routines.map((r) => String(r.name))), size);
   }
 
   get defaultSchema(): string {
@@ -136,7 +139,7 @@ export class MysqlSource implements DataSourceRuntime {
 
   /** Statements are admitted against this source's own pool (DB_PG_CONNECTION_LIMIT). */
   get pool(): { name: string; size: number } {
-    return { name: this.name, size: (this.connections as unknown as { config: { connectionLimit?: number } }).config.connectionLimit ?? 10 };
+    return { name: this.name, size: this.size };
   }
 
   async queryJson(stmt: CompiledSql): Promise<unknown> {

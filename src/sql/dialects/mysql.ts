@@ -67,6 +67,11 @@ export class MysqlCompiler extends SqlCompiler {
   }
 
   /** MySQL sorts nulls first ascending, last descending: svc's own order (docs/sql.md). */
+  /** MySQL and MariaDB accept OFFSET only after a LIMIT: an offset alone reads every row after it. */
+  protected override limitOffset(limit: number | undefined, offset: number | undefined, ctx: SqlContext): string {
+    return super.limitOffset(limit === undefined && offset ? Number.MAX_SAFE_INTEGER : limit, offset, ctx);
+  }
+
   protected override nullsFirstByDefault(desc: boolean): boolean {
     return !desc;
   }
