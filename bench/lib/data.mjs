@@ -36,10 +36,10 @@ const PKS = {
 };
 
 /** The admin URL and the URL of the benchmark database (same server, database name replaced). */
-export function pgUrls() {
+export function pgUrls(db = BENCH_DB) {
   const admin = process.env.SVC_BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const u = new URL(admin);
-  u.pathname = `/${BENCH_DB}`;
+  u.pathname = `/${db}`;
   return { admin, bench: u.toString() };
 }
 
@@ -74,13 +74,16 @@ function run(cmd, args, what) {
   return r.stdout;
 }
 
-/** Creates and loads the PostgreSQL database unless it already holds data of this scale factor. */
-export async function preparePostgres({ repo, sf, log }) {
-  const { admin, bench } = pgUrls();
-  const exists = await withPg(admin, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [BENCH_DB])).rowCount > 0);
+/**
+ * Creates and loads the PostgreSQL database unless it already holds data of this scale factor.
+ * `db` / `owner` let the peers kit load its own database (`tpch`, owned by the role `bench`).
+ */
+export async function preparePostgres({ repo, sf, log, db = BENCH_DB, owner }) {
+  const { admin, bench } = pgUrls(db);
+  const exists = await withPg(admin, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [db])).rowCount > 0);
   if (!exists) {
-    log(`creating database ${BENCH_DB}`);
-    await withPg(admin, (c) => c.query(`CREATE DATABASE ${BENCH_DB}`));
+    log(`creating database ${db}`);
+    await withPg(admin, (c) => c.query(`CREATE DATABASE ${db}${owner ? ` OWNER ${owner}` : ''}`));
   }
   const loaded = await withPg(bench, async (c) => {
     const t = await c.query(`SELECT to_regclass($1) IS NOT NULL AS ok`, [MARKER]);
@@ -88,11 +91,11 @@ export async function preparePostgres({ repo, sf, log }) {
     return (await c.query(`SELECT sf FROM ${MARKER} LIMIT 1`)).rows[0]?.sf ?? null;
   });
   if (loaded === sfTag(sf)) {
-    log(`PostgreSQL ${BENCH_DB} already holds sf ${loaded}; not reloading`);
+    log(`PostgreSQL ${db} already holds sf ${loaded}; not reloading`);
     return { url: bench, reloaded: false };
   }
   const generator = sharedGenerator(repo);
-  log(`loading ${BENCH_DB} with sf ${sf} from ${generator} (about 20 s for sf 0.1)`);
+  log(`loading ${db} with sf ${sf} from ${generator} (about 20 s for sf 0.1)`);
   const t0 = Date.now();
   await withPg(bench, (c) => c.query(`DROP TABLE IF EXISTS ${MARKER}`));
   run('psql', ['-X', '-q', '-v', `sf=${sf}`, '-v', 'ON_ERROR_STOP=1', '-f', generator, bench], 'psql (data generator)');
