@@ -36,32 +36,54 @@ const SETUPS = {
   readme: { copy: { 'catalogs/shop/seed.sql': 'catalogs/shop/seed.sql' } },
   /** README "No catalog to write": a self-defined DuckDB source over the example's seed. */
   selfdef: { copy: { 'catalogs/shop/seed.sql': 'catalogs/mine/seed.sql' } },
+  /** README's run-time registration: a PostgreSQL database with an orders table, named by SALES_PG. */
+  registration: { prepare: salesDatabase },
   /** docs/multi-source.md's walk-through: examples/four-sources over PostgreSQL, MariaDB and the rates service. */
   'four-sources': { catalogs: 'examples/four-sources/catalogs', env: { SECRET_KEY: 'walk' }, prepare: fourSources },
   /** The quick start with the example extension module (README "Extending svc"). */
   reports: { catalogs: 'catalogs', env: { EXTENSIONS: join(REPO, 'examples', 'reports', 'reports.module.ts') } },
 };
 
-/**
- * The walk-through's databases and REST service, as its page sets them up (throwaway databases on the
- * test servers: SVC_TEST_PG_URL, SVC_TEST_MYSQL_URL). Returns the server's environment and a cleanup.
- */
-async function fourSources() {
+/** A throwaway PostgreSQL database on the test server, made by `sql`; returns its URL and how to drop it. */
+async function pgDatabase(sql) {
   const { default: pg } = await import('pg');
-  const mysql = await import('mysql2/promise');
-  const example = join(REPO, 'examples', 'four-sources');
-  const name = `svc_docs_four_${randomBytes(4).toString('hex')}`;
+  const name = `svc_docs_${randomBytes(4).toString('hex')}`;
   const pgUrl = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const dbUrl = new URL(pgUrl);
-  dbUrl.pathname = `/${name}`;
-  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  const db = new pg.Client({ connectionString: url.toString() });
   await db.connect();
-  await db.query(readFileSync(join(example, 'setup-postgres.sql'), 'utf8'));
+  await db.query(sql);
   await db.end();
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: pgUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+async function salesDatabase() {
+  const db = await pgDatabase('CREATE TABLE orders (id int PRIMARY KEY, total float8); INSERT INTO orders VALUES (1, 9.5), (2, 120);');
+  return { env: { SALES_PG: db.url }, cleanup: () => db.drop() };
+}
+
+/**
+ * The walk-through's databases and REST service, as its page sets them up (throwaway databases on the
+ * test servers: SVC_TEST_PG_URL, SVC_TEST_MYSQL_URL). Returns the server's environment and a cleanup.
+ */
+async function fourSources() {
+  const mysql = await import('mysql2/promise');
+  const example = join(REPO, 'examples', 'four-sources');
+  const name = `svc_docs_four_${randomBytes(4).toString('hex')}`;
+  const pgDb = await pgDatabase(readFileSync(join(example, 'setup-postgres.sql'), 'utf8'));
   const myUrl = new URL(process.env.SVC_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test');
   const my = await mysql.createConnection({ host: myUrl.hostname, port: Number(myUrl.port || 3306), user: decodeURIComponent(myUrl.username), password: decodeURIComponent(myUrl.password), multipleStatements: true });
   await my.query(`CREATE DATABASE ${name}`);
@@ -72,13 +94,10 @@ async function fourSources() {
   const { startRatesService } = await import(join(example, 'rates-service.mjs'));
   const rates = await startRatesService();
   return {
-    env: { FOUR_SOURCES_PG: dbUrl.toString(), FOUR_SOURCES_MYSQL: myUrl.toString(), FOUR_SOURCES_REST: rates.url },
+    env: { FOUR_SOURCES_PG: pgDb.url, FOUR_SOURCES_MYSQL: myUrl.toString(), FOUR_SOURCES_REST: rates.url },
     async cleanup() {
       await rates.close();
-      const a = new pg.Client({ connectionString: pgUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await pgDb.drop();
       const m = await mysql.createConnection({ host: myUrl.hostname, port: Number(myUrl.port || 3306), user: decodeURIComponent(myUrl.username), password: decodeURIComponent(myUrl.password) });
       await m.query(`DROP DATABASE IF EXISTS ${name}`);
       await m.end();
