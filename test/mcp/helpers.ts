@@ -33,6 +33,8 @@ export async function startMcpApp(env: Record<string, string> = {}): Promise<Mcp
       { key: 'admin-key', role: 'admin', username: 'ada' },
       { key: 'analyst-key', role: 'analyst', username: 'bob' },
       { key: 'blocked-key', role: 'blocked', username: 'eve' },
+      // docs/mcp.md's walk-through: the built-in readonly role.
+      { key: 'agent-key', role: 'readonly', username: 'assistant' },
     ] } },
   });
   const t = await startApp({ MCP_ENABLED: 'true', CATALOGS_DIR: root, CONFIG_FILE: config, SECRET_KEY: 'the-secret', ALLOWED_ANONYMOUS: 'false', QUERY_TIMEOUT: '500ms', ...env });
