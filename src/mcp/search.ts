@@ -34,7 +34,10 @@ const KIND_WEIGHT: Record<EntryKind, number> = { object: 1, module: 0.3, functio
 function next(e: Entry): string {
   if (e.kind === 'field') return `a field of ${e.name.split('.')[0]}: describe "${e.name.split('.')[0]}"`;
   if (e.kind === 'module') return `describe "${e.name}" to list its objects and functions`;
-  return `describe "${e.name}" for its fields and an example query`;
+  // Where it is asked: `{ shop_customers { ... } }`, `{ core { catalog { types { ... } } } }`, `{ function { f(...) } }`.
+  const place = e.places.get('list') ?? e.places.get('function') ?? [...e.places.values()][0];
+  const at = place?.path.length ? ` (query it as ${place.root === 'mutation' ? 'mutation ' : ''}${[...place.path, place.field.name].join(' { ')}${' }'.repeat(place.path.length)})` : '';
+  return `describe "${e.name}" for its fields and an example query${at}`;
 }
 
 const hitOf = (e: Entry, extra: Partial<Hit> = {}): Hit => ({

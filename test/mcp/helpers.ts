@@ -29,7 +29,7 @@ export async function startMcpApp(env: Record<string, string> = {}): Promise<Mcp
   writeFileSync(join(root, 'slow', 'schema.graphql'),
     '"""A count that takes minutes"""\ntype crunch @view(name: "crunch", sql: "SELECT count(*) AS n FROM range(1000000) a, range(100000) b WHERE (a.range * b.range) % 7 = 3") { n: BigInt }\n');
   const config = writeConfig({
-    auth: { api_keys: { enabled: true, keys: [
+    auth: { api_keys: { enabled: true, managed: true, keys: [
       { key: 'admin-key', role: 'admin', username: 'ada' },
       { key: 'analyst-key', role: 'analyst', username: 'bob' },
       { key: 'blocked-key', role: 'blocked', username: 'eve' },

@@ -2,10 +2,11 @@
 // admin and as a restricted role (API keys), nothing of a denied object in any answer, the limits
 // of /query (MAX_DEPTH, QUERY_TIMEOUT, the answer budget), bad arguments answered as tool errors
 // naming the argument, `_endpoints` rows, and the endpoint off unless MCP_ENABLED=true.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp } from '../support/app.js';
-import { call, callJson, connect, type McpApp, startMcpApp } from './helpers.js';
+import { ADMIN, call, callJson, connect, type McpApp, startMcpApp } from './helpers.js';
 
 let app: McpApp;
 let admin: Client;
@@ -200,6 +201,28 @@ describe('as a restricted role', () => {
 });
 
 describe('the request pipeline', () => {
+  it('runs with the caller\'s time zone (X-Svc-Timezone) and its role\'s row filters', async () => {
+    const kolkata = new Client({ name: 'svc-test', version: '1.0.0' });
+    await kolkata.connect(new StreamableHTTPClientTransport(new URL(app.url), { requestInit: { headers: { authorization: 'Bearer admin-key', 'x-svc-timezone': 'Asia/Kolkata' } } }));
+    try {
+      expect(await callJson(kolkata, 'query', { query: '{ shop_orders_by_pk(id: 3) { ordered_at } }' })).toEqual({ shop_orders_by_pk: { ordered_at: '2025-02-20T23:00:00+05:30' } });
+    } finally {
+      await kolkata.close();
+    }
+    // A role that reads GB customers only: the figures of field_values are its own.
+    const r = await app.t.gql(`mutation { core { insert_roles(data: {name: "gb", description: "GB customers", permissions: [
+      {type_name: "data-object:query", field_name: "shop_customers", filter: {country: {eq: "GB"}}}
+    ]}) { name } insert_api_keys(data: {name: "gb", description: "", key: "gb-key", default_role: "gb"}) { name } } }`, undefined, ADMIN);
+    expect(r.body.errors).toBeUndefined();
+    const gb = await connect(app.url, 'gb-key');
+    try {
+      expect((await callJson(gb, 'field_values', { object: 'shop_customers', field: 'country' })).values).toEqual([{ value: 'GB', count: 2 }]);
+      expect((await callJson(admin, 'field_values', { object: 'shop_customers', field: 'country' })).values).toHaveLength(3);
+    } finally {
+      await gb.close();
+    }
+  });
+
   it('applies MAX_DEPTH and the other limits of /query', async () => {
     const deep = '{ shop_customers { orders { customer { orders { customer { orders { customer { orders { id } } } } } } } } }';
     const r = await call(admin, 'query', { query: deep });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => embedder.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(embedder.address() as AddressInfo).port}/v1/embeddings`;
-  app = await startMcpApp({ MCP_ALLOW_MUTATIONS: 'true', MCP_MAX_BYTES: '400', EMBEDDER_URL: url, EMBEDDER_MODEL: 'tiny', ALLOW_MANAGED_API_KEYS: 'true' });
+  app = await startMcpApp({ MCP_ALLOW_MUTATIONS: 'true', MCP_MAX_BYTES: '400', EMBEDDER_URL: url, EMBEDDER_MODEL: 'tiny' });
   // A role like the analyst that may also read the catalog views (similarity search as itself).
   const r = await app.t.gql(`mutation { core { insert_roles(data: {name: "reader", description: "analyst + catalog", permissions: [
     {type_name: "data-object:query", field_name: "shop_orders", disabled: true},
