@@ -49,6 +49,8 @@ describe('tools', () => {
     const orders = await callJson(admin, 'search', { query: 'orders', kinds: ['object'] });
     expect(orders.results.map((r: { name: string }) => r.name)).toContain('shop_orders');
     expect(orders.results.every((r: { kind: string }) => r.kind === 'object')).toBe(true);
+    const types = await callJson(admin, 'search', { query: 'catalog types', kinds: ['object'] });
+    expect(types.results.find((r: { name: string }) => r.name === 'core_catalog_types').next).toMatch(/\(query it as core \{ catalog \{ types \} \}\)$/);
     const none = await call(admin, 'search', { query: 'zebra giraffe' });
     expect(none.text).toMatch(/^nothing matched; try other words/);
   });
