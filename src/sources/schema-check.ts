@@ -1,27 +1,77 @@
-// SPEC §3.1: tables and columns a catalog names but the database lacks are warnings, reported by
-// data_source_status and describe_data_source_schema(log: true), not load failures: the source is
-// served, and a query reaching a missing column fails with its own precise error.
-import type { ResolvedCatalog } from '../catalog/model.js';
-import type { DataSourceRuntime } from './types.js';
+// A catalog checked against its database when the source loads (issue 29): a table or column the
+// database lacks, or a column whose type cannot carry the declared scalar, is a load error naming
+// the catalog file and line, the column and both types, with the scalar that fits. The source does
+// not load (its status and /ready say why); the other sources are not affected. Declarations that
+// work with a caveat (a BIGINT served as Int) are warnings in data_source_status.
+import type { ColumnField, DataObject, ResolvedCatalog } from '../catalog/model.js';
+import { where } from '../catalog/errors.js';
+import { type DbColumnKind, duckdbKind, judgeColumn, mysqlKind, postgresKind } from './column-types.js';
+import type { DataSourceRuntime, Row } from './types.js';
 
-/** One warning per data object whose table is missing, or per missing column of a present table. */
-export async function missingInDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog): Promise<string[]> {
-  const warnings: string[] = [];
+export interface DatabaseCheck {
+  readonly problems: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+interface DbColumn {
+  readonly type: string;
+  readonly kind: DbColumnKind;
+}
+
+/** information_schema.columns of one table, as each dialect names its types. */
+const COLUMNS_SQL: Readonly<Record<string, string>> = {
+  duckdb: 'SELECT column_name AS name, data_type AS type FROM information_schema.columns',
+  postgres: 'SELECT column_name AS name, data_type AS type, udt_name AS udt, numeric_scale AS scale FROM information_schema.columns',
+  mysql: 'SELECT column_name AS name, data_type AS type, column_type AS udt FROM information_schema.columns',
+};
+
+function columnOf(type: string, r: Row): DbColumn {
+  const dataType = String(r.type);
+  if (type === 'postgres') {
+    const udt = String(r.udt);
+    // data_type says `ARRAY` or `USER-DEFINED` where udt_name has the type itself.
+    const shown = dataType === 'ARRAY' ? `${udt.slice(1)}[]` : dataType === 'USER-DEFINED' ? udt : dataType;
+    return { type: shown, kind: postgresKind(udt, r.scale === null || r.scale === undefined ? null : Number(r.scale)) };
+  }
+  if (type === 'mysql') return { type: String(r.udt), kind: mysqlKind(dataType, String(r.udt)) };
+  return { type: dataType, kind: duckdbKind(dataType) };
+}
+
+/** The columns of a table by name, or undefined when the database has no such table (or view). */
+async function tableColumns(runtime: DataSourceRuntime, parts: readonly string[]): Promise<Map<string, DbColumn> | undefined> {
+  const [table, schema, database] = [...parts].reverse();
+  const where = ['table_schema = $1', 'table_name = $2', ...(database !== undefined ? ['table_catalog = $3'] : [])];
+  const rows = await runtime.rows(`${COLUMNS_SQL[runtime.type]} WHERE ${where.join(' AND ')}`, [schema ?? '', table ?? '', ...(database !== undefined ? [database] : [])]);
+  if (!rows.length) return undefined;
+  return new Map(rows.map((r) => [String(r.name), columnOf(runtime.type, r)]));
+}
+
+function checkField(obj: DataObject, f: ColumnField, table: string, column: DbColumn | undefined, out: { problems: string[]; warnings: string[] }): void {
+  const what = `field "${f.name}" of "${obj.localName}" ${where(f.loc)}: column "${f.column}" of table "${table}"`;
+  if (!column) {
+    out.problems.push(`${what} does not exist`);
+    return;
+  }
+  const verdict = judgeColumn(f.type, f.list, column.kind, column.type);
+  if (verdict.error) out.problems.push(`${what} is ${verdict.error}`);
+  else if (verdict.warning) out.warnings.push(`${what} is ${verdict.warning}`);
+}
+
+/** Checks every table-backed object of a DuckDB, PostgreSQL or MySQL catalog against the database. */
+export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog): Promise<DatabaseCheck> {
+  const out = { problems: [] as string[], warnings: [] as string[] };
+  if (!(runtime.type in COLUMNS_SQL)) return out;
   for (const obj of catalog.objects) {
     if (obj.sql !== undefined) continue; // @view(sql:) is a query of the catalog, not a database object
     const parts = runtime.tableName(obj);
-    const [table, schema, database] = [...parts].reverse();
-    const where = ['table_schema = $1', 'table_name = $2', ...(database !== undefined ? ['table_catalog = $3'] : [])];
-    const rows = await runtime.rows(`SELECT column_name FROM information_schema.columns WHERE ${where.join(' AND ')}`, [schema ?? '', table ?? '', ...(database !== undefined ? [database] : [])]);
-    const shown = parts.slice(database !== undefined ? 1 : 0).join('.');
-    if (!rows.length) {
-      warnings.push(`table "${shown}" of "${obj.localName}" does not exist in the database`);
+    // The attached DuckDB file's own name is an internal alias: the user knows schema.table.
+    const shown = parts.slice(parts.length === 3 ? 1 : 0).join('.');
+    const columns = await tableColumns(runtime, parts);
+    if (!columns) {
+      out.problems.push(`table "${shown}" of "${obj.localName}" ${where(obj.loc)} does not exist in the database`);
       continue;
     }
-    const present = new Set(rows.map((r) => String(r.column_name)));
-    for (const f of obj.fields) {
-      if (f.sql === undefined && !present.has(f.column)) warnings.push(`column "${f.column}" of "${obj.localName}" does not exist in table "${shown}"`);
-    }
+    for (const f of obj.fields) if (f.sql === undefined) checkField(obj, f, shown, columns.get(f.column), out);
   }
-  return warnings;
+  return out;
 }

@@ -11,7 +11,7 @@ import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
 import type { JqRunner } from '../sources/http/request.js';
-import { missingInDatabase } from '../sources/schema-check.js';
+import { checkAgainstDatabase } from '../sources/schema-check.js';
 import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
 import { PostgresSource } from '../sources/postgres/source.js';
 import { introspectOpenApi } from '../sources/http/introspect.js';
@@ -186,8 +186,15 @@ export class Lifecycle {
           throw e;
         }
         runtime ??= await open(catalog);
-        const missing = await missingInDatabase(runtime, catalog).catch((e: Error) => [`the database's tables could not be checked: ${e.message}`]);
-        const warnings = [...catalog.warnings, ...missing];
+        // Tables, columns and their types against the declarations (issue 29): a mismatch gives
+        // wrong answers or failing queries, so the source does not load and says why.
+        const checked = await checkAgainstDatabase(runtime, catalog).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`] }));
+        if (checked.problems.length) {
+          await runtime.close().catch(() => undefined);
+          this.rebuild();
+          throw new CatalogError(checked.problems);
+        }
+        const warnings = [...catalog.warnings, ...checked.warnings];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);
         try {
           this.rebuild();

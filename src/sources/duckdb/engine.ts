@@ -37,6 +37,9 @@ export class DuckDbEngine {
       ...(limits.threads ? { threads: String(limits.threads) } : {}),
     });
     const c = await instance.connect();
+    // A naive TIMESTAMP served as Timestamp is read as UTC (docs/catalogs.md "Timestamps"): casts
+    // to TIMESTAMPTZ and comparisons with instants use the session's zone, whatever the host's is.
+    await c.run("SET GLOBAL TimeZone = 'UTC'");
     // Functions registered on one connection stay in the instance's catalog after it closes.
     registerGeometryFunctions(c);
     const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');

@@ -42,8 +42,13 @@ function nameOf(sql: string): string {
   return name;
 }
 
-/** Session settings every connection gets: intervals print as ISO-8601 durations (SPEC §3.4). */
-const SESSION_OPTIONS = '-c intervalstyle=iso_8601';
+/**
+ * Session settings every connection gets: intervals print as ISO-8601 durations (SPEC §3.4); the
+ * session zone is UTC, so a naive `timestamp` served as Timestamp is read as UTC (docs/catalogs.md
+ * "Timestamps") whatever the server's `timezone` setting is. They come after the path's own
+ * `options`, so they win.
+ */
+const SESSION_OPTIONS = '-c intervalstyle=iso_8601 -c timezone=UTC';
 
 export interface PostgresSourceOptions {
   readonly name: string;
