@@ -10,7 +10,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const env = { ...process.env, LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty' };
+// Development: a source that fails to load is reported and the server keeps running (STRICT_SOURCES).
+const env = { ...process.env, LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty', NODE_ENV: process.env.NODE_ENV ?? 'development' };
 const tscBin = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
 let server = null;

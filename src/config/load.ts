@@ -81,6 +81,9 @@ export function loadConfig(options: LoadOptions = {}): Config {
   if (anon?.enabled !== undefined && env.ALLOWED_ANONYMOUS === undefined) config.ALLOWED_ANONYMOUS = anon.enabled;
   if (anon?.role !== undefined && env.ANONYMOUS_ROLE === undefined) config.ANONYMOUS_ROLE = anon.role;
   if (typeof yaml.secret_key === 'string' && !env.SECRET_KEY) config.SECRET_KEY = yaml.secret_key;
+  // In production an instance serves every source it declares or does not start: its supervisor
+  // restarts it (a database that was not up yet) and a rolling update stops at it (docs/operations.md).
+  config.STRICT_SOURCES ??= env.NODE_ENV === 'production';
   checkCluster(config);
   return config;
 }

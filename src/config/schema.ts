@@ -192,6 +192,14 @@ export const settingsShape = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `json`: one JSON object a line, for collectors; `pretty`: a readable line, for people. */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /**
+   * A declared data source that fails to load at start stops the start (exit 2, one line naming
+   * it). Unset: true when NODE_ENV is production (what `npm start` and the container run), false
+   * otherwise (`npm run dev`, tests); src/config/load.ts decides.
+   */
+  STRICT_SOURCES: bool.optional(),
+  /** /ready answers 200 `degraded` rather than 503 while a declared source is not loaded. */
+  READY_WITH_FAILED_SOURCES: bool.default(false),
   /** After SIGTERM: how long requests in flight may take before the process exits anyway (ms). */
   SHUTDOWN_TIMEOUT: duration.default(30_000),
   /** After SIGTERM: how long to keep serving with /ready at 503 before refusing connections (ms). */

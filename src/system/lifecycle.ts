@@ -157,6 +157,8 @@ export class Lifecycle {
    */
   load(name: string, opts: { suspend?: boolean } = {}): Promise<OperationResult> {
     return this.serial.run(async () => {
+      const t0 = performance.now();
+      const took = () => ({ duration_ms: Math.round(performance.now() - t0) });
       try {
         if (!NAME.test(name)) throw new PublicError(ErrorCode.BadUserInput, `invalid data source name "${name}"`);
         if (name === 'core') throw new PublicError(ErrorCode.BadUserInput, 'the core source is always loaded');
@@ -206,13 +208,17 @@ export class Lifecycle {
           throw new PublicError(ErrorCode.CatalogInvalid, `schema of data source "${name}" conflicts with the served schema: ${(e as Error).message}`);
         }
         await this.persisted();
-        this.log.info({ source: name, objects: catalog.objects.length }, 'data source loaded');
+        // One line per source (at start, the start summary): what it serves, or why it does not.
+        const count = `${catalog.objects.length} data object${catalog.objects.length === 1 ? '' : 's'}`;
+        const warned = warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'} (data_source_status)` : '';
+        this.log.info({ source: name, objects: catalog.objects.length, warnings: warnings.length, ...took() }, `data source "${name}" loaded: ${count}${warned}`);
         return { success: true, message: `data source "${name}" loaded` };
       } catch (e) {
         const message = e instanceof PublicError ? e.message : `internal error: ${(e as Error).message}`;
         const problems = e instanceof CatalogError ? e.problems : [message];
         this.registry.setStatus(name, { state: 'failed', message, warnings: [], log: problems });
-        this.log.warn({ source: name, error: message }, 'data source failed to load');
+        // At start a source that does not load is an error of the start, not a passing remark.
+        this.log[this.starting ? 'error' : 'warn']({ source: name, error: message, ...took() }, `data source "${name}" failed to load: ${message}`);
         return { success: false, message };
       }
     });
@@ -232,16 +238,24 @@ export class Lifecycle {
     });
   }
 
-  async loadAll(): Promise<void> {
+  /** Loads every source that is not disabled (the start); returns those that failed, with why. */
+  async loadAll(): Promise<{ name: string; message: string }[]> {
     this.starting = true;
+    const failed: { name: string; message: string }[] = [];
     try {
+      const all = await this.core.dataSources();
+      for (const r of all) if (r.disabled) this.log.info({ source: r.name }, `data source "${r.name}" is disabled: not loaded`);
       // Extensions last: they are checked against the sources they depend on (SPEC §3.1).
-      const rows = (await this.core.dataSources()).filter((r) => !r.disabled);
-      for (const row of [...rows.filter((r) => r.type !== 'extension'), ...rows.filter((r) => r.type === 'extension')]) await this.load(row.name, { suspend: true });
+      const rows = all.filter((r) => !r.disabled);
+      for (const row of [...rows.filter((r) => r.type !== 'extension'), ...rows.filter((r) => r.type === 'extension')]) {
+        const r = await this.load(row.name, { suspend: true });
+        if (!r.success) failed.push({ name: row.name, message: r.message });
+      }
     } finally {
       this.starting = false;
     }
     await this.persisted();
+    return failed;
   }
 
   async status(name: string): Promise<string> {

@@ -1,13 +1,15 @@
-// GET /ready (issue 21): whether this instance should get traffic. Not ready (503) while the core
-// database does not answer or the server is stopping; ready (200) otherwise, listing every
-// non-disabled source as loaded or with its failure. A failed source does not take the instance
-// out of rotation: every instance would fail it alike, and the other sources still serve.
+// GET /ready (issue 21, issue 29): whether this instance should get traffic. Not ready (503) while
+// the core database does not answer, while a declared data source (a row of core.data_sources that
+// is not disabled) is not loaded (it failed, or has not been loaded yet), and once the server is
+// stopping. READY_WITH_FAILED_SOURCES=true answers 200 `degraded` for sources that are not loaded
+// instead. A loaded source whose database does not answer now is `degraded` (200): every instance
+// would lose it alike, and the other sources still serve.
 import type { SourceRegistry } from '../sources/registry.js';
 import type { CoreStore } from './core-store.js';
 import { CORE_SOURCE } from './core-catalog.js';
 
 export interface Readiness {
-  /** `ready` (all sources loaded), `degraded` (some failed or unreachable), `not_ready`, `stopping`. */
+  /** `ready` (all sources loaded), `degraded` (some unreachable, or failed with READY_WITH_FAILED_SOURCES), `not_ready`, `stopping`. */
   readonly status: 'ready' | 'degraded' | 'not_ready' | 'stopping';
   readonly core: string;
   readonly sources: Record<string, string>;
@@ -30,6 +32,7 @@ export class ReadinessProbe {
   constructor(
     private readonly registry: SourceRegistry,
     private readonly core: CoreStore,
+    private readonly options: { readonly readyWithFailedSources: boolean } = { readyWithFailedSources: false },
   ) {}
 
   /** From SIGTERM on, /ready says so and load balancers stop sending new requests. */
@@ -56,8 +59,9 @@ export class ReadinessProbe {
     const ordered = Object.fromEntries(Object.entries(sources).sort(([a], [b]) => a.localeCompare(b)));
     if (this.stopping) return { status: 'stopping', core, sources: ordered };
     if (core !== 'ok') return { status: 'not_ready', core, sources: ordered };
-    const allLoaded = Object.values(ordered).every((s) => s === 'loaded');
-    return { status: allLoaded ? 'ready' : 'degraded', core, sources: ordered };
+    const states = Object.values(ordered);
+    if (!this.options.readyWithFailedSources && states.some((s) => s === 'not loaded' || s.startsWith('failed'))) return { status: 'not_ready', core, sources: ordered };
+    return { status: states.every((s) => s === 'loaded') ? 'ready' : 'degraded', core, sources: ordered };
   }
 
   private async sourceState(name: string): Promise<string> {

@@ -18,6 +18,7 @@ import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permis
 import { FieldStages } from '../pipeline/field-stage.js';
 import type { FunctionHandler } from '../pipeline/resolvers.js';
 import { SchemaService } from '../pipeline/schema.service.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { SourceRegistry } from '../sources/registry.js';
@@ -98,6 +99,7 @@ export class NodeBoot {
     @Inject(Lifecycle) private readonly lifecycle: Lifecycle,
     @Inject(ClusterService) private readonly cluster: ClusterService,
     @Inject(SchemaRefresh) private readonly served: SchemaRefresh,
+    @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
   async boot(): Promise<void> {
@@ -107,7 +109,17 @@ export class NodeBoot {
       if (d.create) this.lifecycle.creatable.add(d.row.name);
       await this.core.upsertDeclared(d.row, d.catalog);
     }
-    await this.lifecycle.loadAll();
+    const failed = await this.lifecycle.loadAll();
+    if (failed.length) {
+      const names = failed.map((f) => `"${f.name}"`).join(', ');
+      // STRICT_SOURCES (default in production): the start stops with one line naming the source.
+      if (this.config.STRICT_SOURCES) {
+        const first = failed[0]!;
+        throw new PublicError(ErrorCode.SourceUnavailable, `data source "${first.name}" failed to load (STRICT_SOURCES): ${first.message}${failed.length > 1 ? ` (and ${failed.length - 1} more: ${names})` : ''}`);
+      }
+      const ready = this.config.READY_WITH_FAILED_SOURCES ? '/ready answers 200 "degraded" (READY_WITH_FAILED_SOURCES)' : '/ready answers 503 until they load';
+      this.log.error({ failed: failed.map((f) => f.name) }, `${failed.length} data source${failed.length === 1 ? '' : 's'} did not load: ${names}; the server starts without ${failed.length === 1 ? 'it' : 'them'}, ${ready}`);
+    }
     await this.cluster.start();
   }
 }
@@ -215,7 +227,11 @@ export class NodeStop {
       },
       inject: [CONFIG, LOGGER, Executor],
     },
-    { provide: ReadinessProbe, useFactory: (registry: SourceRegistry, core: CoreStore) => new ReadinessProbe(registry, core), inject: [SourceRegistry, CoreStore] },
+    {
+      provide: ReadinessProbe,
+      useFactory: (registry: SourceRegistry, core: CoreStore, config: Config) => new ReadinessProbe(registry, core, { readyWithFailedSources: config.READY_WITH_FAILED_SOURCES }),
+      inject: [SourceRegistry, CoreStore, CONFIG],
+    },
     NodeStop,
     NodeBoot,
     {
