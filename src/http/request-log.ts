@@ -1,8 +1,9 @@
 // One log line and one metrics observation per HTTP request (issue 21), from Fastify hooks: the
 // controllers and the execution pipeline only fill the request's scope (src/shared/request-scope.ts).
 // The line holds method, path (never the query string: GET /query carries variables there),
-// status, duration, role, operation, statement count, cache hit and request id; never headers,
-// variables, tokens or keys.
+// status, duration, role, operation, statement count, cache hit and request id, and for a request
+// that failed (a 4xx, or a GraphQL answer with errors) its outcome and error codes, at warn; never
+// headers, variables, tokens or keys.
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -83,9 +84,12 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger): void 
       statements: scope?.statements ?? 0,
       cache_hit: scope?.cacheHit ?? false,
       ...(scope?.traceId ? { trace_id: scope.traceId } : {}),
+      // A GraphQL answer with errors is 200 too (SPEC §1): its codes and outcome say it failed.
+      ...(scope?.errorCodes.length ? { outcome: scope.outcome, error_codes: [...new Set(scope.errorCodes)] } : status >= 400 ? { outcome: 'failed' } : {}),
     };
     if (status >= 500) log.error(line, 'request');
     else if (PROBES.has(path)) log.debug(line, 'request');
+    else if (status >= 400 || scope?.errorCodes.length) log.warn(line, 'request');
     else log.info(line, 'request');
     done();
   });

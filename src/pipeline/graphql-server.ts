@@ -14,6 +14,7 @@ import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { CommitError } from '../executor/transactions.js';
+import { DbError } from '../executor/db-errors.js';
 import type { WriteEvents } from '../executor/write-events.js';
 import { byResponseKey } from './by-response-key.js';
 import type { SchemaService } from './schema.service.js';
@@ -109,6 +110,13 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
           result.extensions ??= {};
           if (Object.keys(rc.contextValue.stats).length) result.extensions = { ...result.extensions, stats: rc.contextValue.stats };
           const codes = (result.errors ?? []).map((e) => e.extensions?.code);
+          // The request's log line says it failed, with the codes (src/http/request-log.ts): the HTTP
+          // status of a GraphQL answer stays 200 (SPEC §1).
+          const scope = currentRequest();
+          if (scope && codes.length) {
+            scope.errorCodes.push(...codes.map((c) => String(c ?? 'UNKNOWN')));
+            scope.outcome = result.data === null || result.data === undefined ? 'failed' : 'partial';
+          }
           const strict = prefersGraphqlResponse(rc.request.http?.headers.get('accept'));
           if (!strict && codes.length && codes.every((c) => UNEXECUTABLE.has(String(c)))) rc.response.http.status = 200;
           if (rc.contextValue.httpStatus) rc.response.http.status = rc.contextValue.httpStatus;
@@ -137,6 +145,13 @@ function logged(code: string): { request_id?: string } {
 export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as { originalError?: unknown })?.originalError;
+    if (original instanceof DbError) {
+      // A database's error in svc's words (src/executor/db-errors.ts), naming the field it happened in.
+      const field = [...(formatted.path ?? [])].reverse().find((p): p is string => typeof p === 'string');
+      const id = original.ours ? currentRequest()?.id : undefined;
+      const extensions = { code: original.code, reason: original.reason, ...(original.retryable ? { retryable: true } : {}), ...(id ? { request_id: id } : {}) };
+      return { ...formatted, message: original.inField(field), extensions };
+    }
     if (original instanceof PublicError) {
       if (isLoggedCode(original.code)) log.error({ err: original, path: formatted.path }, 'resolver failed');
       // An unavailable source may answer the same request a moment later.

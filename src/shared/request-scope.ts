@@ -19,6 +19,10 @@ export class RequestScope {
   operation: string | undefined;
   statements = 0;
   cacheHit = false;
+  /** extensions.code of the errors the response carries (a GraphQL answer is 200 with errors too). */
+  errorCodes: string[] = [];
+  /** `failed` (no data) or `partial` (data and errors) when the response carries errors. */
+  outcome: 'failed' | 'partial' | undefined;
   /** Id of the trace this request belongs to, when tracing is on. */
   traceId: string | undefined;
   /**

@@ -10,7 +10,7 @@
 // in the document however fragments nest.
 import {
   type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, getNamedType, type GraphQLField,
-  type GraphQLNamedType, GraphQLError, type GraphQLSchema, isCompositeType, isListType, isNonNullType, isObjectType, Kind,
+  type GraphQLNamedType, GraphQLError, type GraphQLSchema, getVariableValues, isCompositeType, isListType, isNonNullType, isObjectType, Kind,
   type OperationDefinitionNode, type SelectionSetNode, type ValidationRule, type ValueNode, visit,
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -337,6 +337,16 @@ export function refusalBody(error: GraphQLError): string {
   return JSON.stringify({ data: null, errors: [{ message: error.message, extensions: { code: error.extensions.code } }], extensions: {} });
 }
 
+/** The first variable whose value does not fit its declared type (graphql-js's coercion), as BAD_USER_INPUT. */
+export function invalidVariable(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown>): GraphQLError | undefined {
+  if (!operation.variableDefinitions?.length) return undefined;
+  const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 1 });
+  const e = coerced.errors?.[0];
+  if (!e) return undefined;
+  // graphql-js names the variable and why: `Variable "$n" got invalid value 1e+23; Int cannot represent ...`.
+  return new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: ErrorCode.BadUserInput } });
+}
+
 /** Callers exempt from the limits (COST_LIMITS_EXEMPT): listed roles, and `secret_key` for SECRET_KEY callers. */
 export function exempt(identity: Identity, list: readonly string[]): boolean {
   if (!list.length) return false;
@@ -358,8 +368,13 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
       // Counted in the same linear pass, before graphql-js lexes and parses up to the limit (issue 31).
       return aliases ?? (config.MAX_TOKENS > 0 && shape.tokens > config.MAX_TOKENS ? tooManyTokens(config.MAX_TOKENS) : undefined);
     },
-    check: (schema, document, operation, variables, identity) =>
-      exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError(measuredOnce(schema, document, operation, variables), limits),
+    check: (schema, document, operation, variables, identity) => {
+      // Values that do not fit their variable's type are reported as such, before anything is
+      // measured from them (a huge Int was an "estimated cost of 1e+23").
+      const invalid = invalidVariable(schema, operation, variables);
+      if (invalid || exempt(identity, config.COST_LIMITS_EXEMPT)) return invalid;
+      return costError(measuredOnce(schema, document, operation, variables), limits);
+    },
   };
 }
 
