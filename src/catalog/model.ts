@@ -52,6 +52,12 @@ export interface ColumnField {
   readonly filterRequired: boolean;
   readonly description?: string;
   readonly loc: Location;
+  /**
+   * A Timestamp field over a naive database timestamp (DuckDB or PostgreSQL `TIMESTAMP`): its
+   * values are instants in UTC. Set when the source loads (src/sources/schema-check.ts), never by
+   * the catalog compiler.
+   */
+  readonly naive?: boolean;
 }
 
 export type RelationKind = 'one' | 'many' | 'm2m';

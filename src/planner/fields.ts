@@ -15,7 +15,9 @@ export function fieldExpr(ctx: PlanContext, obj: DataObject, alias: string, f: C
     ctx.access.useField(obj.name, f.name, use);
     if (f.sql !== undefined) for (const m of f.sql.matchAll(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g)) if (m[1] !== f.name && obj.fields.some((x) => x.name === m[1])) ctx.access.useField(obj.name, m[1]!, use);
   }
-  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column };
+  // A naive timestamp served as Timestamp is read as an instant (in UTC) wherever its value is
+  // shown, truncated or taken apart in the request's zone; filters compare it as it is.
+  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}) };
   return sqlTemplate(obj, alias, f.sql);
 }
 

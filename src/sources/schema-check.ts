@@ -2,7 +2,8 @@
 // database lacks, or a column whose type cannot carry the declared scalar, is a load error naming
 // the catalog file and line, the column and both types, with the scalar that fits. The source does
 // not load (its status and /ready say why); the other sources are not affected. Declarations that
-// work with a caveat (a BIGINT served as Int) are warnings in data_source_status.
+// work with a caveat (a BIGINT served as Int) are warnings in data_source_status. Timestamp fields
+// over naive timestamps are marked, to be read as instants in UTC (docs/catalogs.md "Timestamps").
 import type { ColumnField, DataObject, ResolvedCatalog } from '../catalog/model.js';
 import { where } from '../catalog/errors.js';
 import { type DbColumnKind, duckdbKind, judgeColumn, mysqlKind, postgresKind } from './column-types.js';
@@ -11,7 +12,12 @@ import type { DataSourceRuntime, Row } from './types.js';
 export interface DatabaseCheck {
   readonly problems: readonly string[];
   readonly warnings: readonly string[];
+  /** `object.field` of Timestamp fields over naive timestamps (read as UTC; see markNaive). */
+  readonly naive: ReadonlySet<string>;
 }
+
+/** Sources whose Timestamp fields over naive columns are cast to instants (MySQL sessions read DATETIME in UTC already). */
+const CASTS_NAIVE = new Set(['duckdb', 'postgres']);
 
 interface DbColumn {
   readonly type: string;
@@ -46,12 +52,15 @@ async function tableColumns(runtime: DataSourceRuntime, parts: readonly string[]
   return new Map(rows.map((r) => [String(r.name), columnOf(runtime.type, r)]));
 }
 
-function checkField(obj: DataObject, f: ColumnField, table: string, column: DbColumn | undefined, out: { problems: string[]; warnings: string[] }): void {
+type Out = { problems: string[]; warnings: string[]; naive: Set<string> };
+
+function checkField(obj: DataObject, f: ColumnField, table: string, column: DbColumn | undefined, out: Out): void {
   const what = `field "${f.name}" of "${obj.localName}" ${where(f.loc)}: column "${f.column}" of table "${table}"`;
   if (!column) {
     out.problems.push(`${what} does not exist`);
     return;
   }
+  if (f.type === 'Timestamp' && !f.list && column.kind.kind === 'timestamp' && !column.kind.list) out.naive.add(`${obj.name}.${f.name}`);
   const verdict = judgeColumn(f.type, f.list, column.kind, column.type);
   if (verdict.error) out.problems.push(`${what} is ${verdict.error}`);
   else if (verdict.warning) out.warnings.push(`${what} is ${verdict.warning}`);
@@ -59,7 +68,7 @@ function checkField(obj: DataObject, f: ColumnField, table: string, column: DbCo
 
 /** Checks every table-backed object of a DuckDB, PostgreSQL or MySQL catalog against the database. */
 export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog): Promise<DatabaseCheck> {
-  const out = { problems: [] as string[], warnings: [] as string[] };
+  const out: Out = { problems: [], warnings: [], naive: new Set() };
   if (!(runtime.type in COLUMNS_SQL)) return out;
   for (const obj of catalog.objects) {
     if (obj.sql !== undefined) continue; // @view(sql:) is a query of the catalog, not a database object
@@ -73,5 +82,15 @@ export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: 
     }
     for (const f of obj.fields) if (f.sql === undefined) checkField(obj, f, shown, columns.get(f.column), out);
   }
+  if (!CASTS_NAIVE.has(runtime.type)) out.naive.clear();
   return out;
+}
+
+/** The catalog with its Timestamp fields over naive timestamps marked (ColumnField.naive), or as it is. */
+export function markNaive(catalog: ResolvedCatalog, naive: ReadonlySet<string>): ResolvedCatalog {
+  if (!naive.size) return catalog;
+  const objects = catalog.objects.map((o) =>
+    o.fields.some((f) => naive.has(`${o.name}.${f.name}`)) ? { ...o, fields: o.fields.map((f) => (naive.has(`${o.name}.${f.name}`) ? { ...f, naive: true } : f)) } : o,
+  );
+  return { ...catalog, objects };
 }

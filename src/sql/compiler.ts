@@ -131,6 +131,14 @@ export abstract class SqlCompiler {
   protected abstract timeBin(interval: string, expr: string, withZone: boolean): string;
   /** A timestamptz as the naive local time of `zone`. */
   protected abstract inZone(expr: string, zone: string): string;
+  /**
+   * A naive timestamp as an instant: read in the session's zone, which svc sets to UTC on DuckDB
+   * and PostgreSQL (docs/catalogs.md "Timestamps"). `timezone(zone, naive)` would instead read it
+   * as a wall-clock time of the request's zone.
+   */
+  protected instant(expr: string): string {
+    return `CAST(${expr} AS TIMESTAMPTZ)`;
+  }
   protected extractPart(part: string, expr: string): string {
     return `extract(${part} FROM ${expr})`;
   }
@@ -391,8 +399,10 @@ export abstract class SqlCompiler {
 
   protected expr(e: Expr, ctx: SqlContext): string {
     switch (e.kind) {
-      case 'column':
-        return `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`;
+      case 'column': {
+        const column = `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`;
+        return e.instant ? this.instant(column) : column;
+      }
       case 'param':
         return this.param(e, ctx);
       case 'raw':

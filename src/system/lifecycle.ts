@@ -11,7 +11,7 @@ import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { openSource } from '../sources/open.js';
 import type { JqRunner } from '../sources/http/request.js';
-import { checkAgainstDatabase } from '../sources/schema-check.js';
+import { checkAgainstDatabase, markNaive } from '../sources/schema-check.js';
 import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
 import { PostgresSource } from '../sources/postgres/source.js';
 import { introspectOpenApi } from '../sources/http/introspect.js';
@@ -190,12 +190,13 @@ export class Lifecycle {
         runtime ??= await open(catalog);
         // Tables, columns and their types against the declarations (issue 29): a mismatch gives
         // wrong answers or failing queries, so the source does not load and says why.
-        const checked = await checkAgainstDatabase(runtime, catalog).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`] }));
+        const checked = await checkAgainstDatabase(runtime, catalog).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>() }));
         if (checked.problems.length) {
           await runtime.close().catch(() => undefined);
           this.rebuild();
           throw new CatalogError(checked.problems);
         }
+        catalog = markNaive(catalog, checked.naive);
         const warnings = [...catalog.warnings, ...checked.warnings];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);
         try {

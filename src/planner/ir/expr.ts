@@ -6,6 +6,8 @@ export interface ColumnExpr {
   readonly kind: 'column';
   readonly table: string;
   readonly column: string;
+  /** A naive timestamp read as an instant in UTC (a Timestamp field, ColumnField.naive). */
+  readonly instant?: boolean;
 }
 
 /** A value supplied by the client or the server: always a bound parameter. */

@@ -25,12 +25,6 @@ export const offsetText = (seconds: string): string =>
  * An INTERVAL as an ISO-8601 duration (`PT2H`, `P1DT2H`, `P1Y2M`, `PT3.5S`), the form PostgreSQL
  * writes with IntervalStyle iso_8601, so both engines answer alike (SPEC §3.4).
  */
-/**
- * A Timestamp field's value as an instant: a no-op on TIMESTAMPTZ, and a naive TIMESTAMP (or DATE)
- * read in the session's zone, UTC (docs/catalogs.md "Timestamps").
- */
-const instant = (expr: string): string => `CAST(${expr} AS TIMESTAMPTZ)`;
-
 function isoDuration(x: string): string {
   const part = (p: string) => `datepart('${p}', ${x})`;
   const us = part('microseconds');
@@ -183,12 +177,9 @@ export class DuckDbCompiler extends SqlCompiler {
         return geoJsonOf(expr);
       case 'Timestamp': {
         // RFC 3339; fractional seconds only when present (SPEC §3.4); in the request's zone with
-        // its offset at that instant (SPEC §10), `Z` for UTC. A naive TIMESTAMP column is an
-        // instant in UTC (the session's zone, src/sources/duckdb/engine.ts): timezone(zone, naive)
-        // would read it as a wall-clock time of `zone` instead.
+        // its offset at that instant (SPEC §10), `Z` for UTC.
         const utc = ctx.timezone === 'UTC';
         const zone = utc ? "'UTC'" : ctx.zone();
-        expr = instant(expr);
         const local = `timezone(${zone}, ${expr})`;
         const suffix = utc ? "'Z'" : offsetText(`CAST(epoch(${local}) - epoch(timezone('UTC', ${expr})) AS INTEGER)`);
         return `CASE WHEN ${expr} IS NULL THEN NULL WHEN microsecond(${expr}) % 1000000 = 0 THEN strftime(${local}, '%Y-%m-%dT%H:%M:%S') || ${suffix} ELSE strftime(${local}, '%Y-%m-%dT%H:%M:%S.%f') || ${suffix} END`;
@@ -254,16 +245,16 @@ export class DuckDbCompiler extends SqlCompiler {
 
   protected override timeBin(interval: string, expr: string, withZone: boolean): string {
     return withZone
-      ? `time_bucket(${interval}, ${instant(expr)}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
+      ? `time_bucket(${interval}, ${expr}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
       : `time_bucket(${interval}, CAST(${expr} AS TIMESTAMP), TIMESTAMP '2000-01-01 00:00:00')`;
   }
 
   protected override inZone(expr: string, zone: string): string {
-    return `timezone(${zone}, ${instant(expr)})`;
+    return `timezone(${zone}, ${expr})`;
   }
 
   protected override truncInZone(unit: string, expr: string, zone: string): string {
-    return `timezone(${zone}, date_trunc('${unit}', timezone(${zone}, ${instant(expr)})))`;
+    return `timezone(${zone}, date_trunc('${unit}', timezone(${zone}, ${expr})))`;
   }
 
   protected override regexMatch(left: string, right: string): string {

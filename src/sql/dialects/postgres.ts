@@ -23,12 +23,6 @@ const TYPES: Record<ScalarName, string> = {
 };
 
 /** json_build_object takes at most 100 arguments. */
-/**
- * A Timestamp field's value as an instant: a no-op on timestamptz, and a naive `timestamp` (or a
- * date) read in the session's zone, UTC (docs/catalogs.md "Timestamps").
- */
-const instant = (expr: string): string => `(${expr})::timestamptz`;
-
 const MAX_PAIRS = 50;
 
 /** A Geometry operand may carry the SRID of its column (`@geometry_info(srid:)`). */
@@ -251,9 +245,6 @@ export class PostgresCompiler extends SqlCompiler {
       // Interval: the source's sessions use IntervalStyle iso_8601 (src/sources/postgres/source.ts),
       // so intervals print as ISO-8601 durations ("PT2H", "P1DT2H") wherever they appear.
       case 'Timestamp': {
-        // A naive `timestamp` column is an instant in UTC (the session's zone): `naive AT TIME
-        // ZONE z` would read it as a wall-clock time of z instead (docs/catalogs.md "Timestamps").
-        expr = instant(expr);
         const utc = ctx.timezone === 'UTC';
         const local = utc ? `(${expr} AT TIME ZONE 'UTC')` : `(${expr} AT TIME ZONE ${ctx.zone()}::text)`;
         const seconds = `extract(epoch FROM ${local} - (${expr} AT TIME ZONE 'UTC'))::integer`;
@@ -310,16 +301,16 @@ export class PostgresCompiler extends SqlCompiler {
 
   protected override timeBin(interval: string, expr: string, withZone: boolean): string {
     return withZone
-      ? `date_bin(${interval}, ${instant(expr)}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
+      ? `date_bin(${interval}, ${expr}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
       : `date_bin(${interval}, CAST(${expr} AS TIMESTAMP), TIMESTAMP '2000-01-01 00:00:00')`;
   }
 
   protected override inZone(expr: string, zone: string): string {
-    return `(${instant(expr)} AT TIME ZONE ${zone}::text)`;
+    return `(${expr} AT TIME ZONE ${zone}::text)`;
   }
 
   protected override truncInZone(unit: string, expr: string, zone: string): string {
-    return `date_trunc('${unit}', ${instant(expr)}, ${zone}::text)`;
+    return `date_trunc('${unit}', ${expr}, ${zone}::text)`;
   }
 
   protected override regexMatch(left: string, right: string): string {
