@@ -150,7 +150,10 @@ export const settingsShape = {
   DUCKDB_THREADS: int.refine((n) => n >= 1, 'at least 1 thread').optional(),
   DB_PATH: z.string().default(''),
   DB_MAX_OPEN_CONNS: int.default(0),
-  DB_MAX_IDLE_CONNS: int.default(0),
+  /** Idle connections each pool keeps (DuckDB reads, every PostgreSQL and MySQL source); 0: the engine's default. */
+  DB_MAX_IDLE_CONNS: int.default(0).refine((n) => n >= 0, 'must be 0 or more'),
+  /** How long a role's permissions are kept (SPEC §7 RolePermissions:<role>); 0 reads them on every request. */
+  ROLE_PERMISSIONS_TTL: duration.default(3_600_000).refine((ms) => ms <= 86_400_000, 'at most 24h'),
   DB_PG_CONNECTION_LIMIT: int.default(0),
   DB_TIMEZONE: z.string().default('').refine((v) => v === '' || isTimeZone(v), 'not an IANA time zone name'),
   CORE_DB_PATH: z.string().default('data/core.duckdb'),

@@ -3,6 +3,8 @@
 // core database, bound by the system module to these tokens; who drops their caches when roles or
 // rules change is wired there too (a write to core.roles, an invalidation of `$role_permissions`).
 import { Global, Module } from '@nestjs/common';
+import type { Config } from '../config/schema.js';
+import { CONFIG } from '../config/tokens.js';
 import { RoleGate, ROLE_STORE, type RoleStore } from './roles.js';
 import { RoleSchemas } from './schema-filter.js';
 import { PERMISSION_STORE, PermissionService, type PermissionStore } from './service.js';
@@ -10,7 +12,7 @@ import { PERMISSION_STORE, PermissionService, type PermissionStore } from './ser
 @Global()
 @Module({
   providers: [
-    { provide: PermissionService, useFactory: (store: PermissionStore) => new PermissionService(store), inject: [PERMISSION_STORE] },
+    { provide: PermissionService, useFactory: (store: PermissionStore, config: Config) => new PermissionService(store, config.ROLE_PERMISSIONS_TTL), inject: [PERMISSION_STORE, CONFIG] },
     { provide: RoleGate, useFactory: (store: RoleStore) => new RoleGate(store), inject: [ROLE_STORE] },
     { provide: RoleSchemas, useFactory: () => new RoleSchemas() },
   ],

@@ -1,8 +1,11 @@
 // Role permissions per role, cached (SPEC §7: key `RolePermissions:<role>`, tag `$role_permissions`,
-// one hour). A committed change to roles or role_permissions drops the cache at once.
+// ROLE_PERMISSIONS_TTL, one hour by default). A committed change to roles or role_permissions drops
+// the cache at once; the lifetime bounds how long a change made elsewhere (another process writing
+// the core database without an invalidation) takes to apply.
 import { type PermissionRow, RoleAccess } from './access.js';
 
-const TTL_MS = 60 * 60 * 1000;
+/** The default lifetime (SPEC §7). */
+export const ROLE_PERMISSIONS_TTL_MS = 60 * 60 * 1000;
 
 /** Where role permission rows are kept (the core store, src/system/core-store.ts). */
 /** Injection token of the PermissionStore (the core database, bound by the system module). */
@@ -20,12 +23,16 @@ export const API_KEYS_TAG = '$AuthAPIKeys';
 export class PermissionService {
   private readonly cache = new Map<string, { access: Promise<RoleAccess>; at: number }>();
 
-  constructor(private readonly core: PermissionStore) {}
+  constructor(
+    private readonly core: PermissionStore,
+    /** ROLE_PERMISSIONS_TTL; 0: read on every request. */
+    private readonly ttlMs = ROLE_PERMISSIONS_TTL_MS,
+  ) {}
 
   forRole(role: string): Promise<RoleAccess> {
     const key = `RolePermissions:${role}`;
     const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.access;
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.access;
     const access = this.core.rolePermissions(role).then((rows) => new RoleAccess(role, rows.map(toRow)));
     this.cache.set(key, { access, at: Date.now() });
     access.catch(() => this.cache.delete(key));

@@ -40,13 +40,13 @@ export async function openSource(config: Config, engine: DuckDbEngine, spec: Sou
     case 'duckdb':
       return DuckDbSource.attach(engine, { name: spec.name, ...duckPath(path, !!spec.create), readOnly: !!spec.read_only, ...(spec.seedFile ? { seedFile: spec.seedFile } : {}) });
     case 'postgres':
-      return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
+      return PostgresSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, maxIdle: config.DB_MAX_IDLE_CONNS, statementTimeoutMs: config.QUERY_TIMEOUT });
     case 'extension':
       return new ExtensionSource(spec.name);
     case 'http':
       return HttpSource.connect({ name: spec.name, path, readOnly: !!spec.read_only, queryTimeoutMs: config.QUERY_TIMEOUT, engine, ...(spec.jq ? { jq: spec.jq } : {}), ...(spec.readFile ? { readFile: spec.readFile } : {}), ...(spec.catalog ? { catalog: spec.catalog } : {}) });
     case 'mysql':
-      return MysqlSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, statementTimeoutMs: config.QUERY_TIMEOUT });
+      return MysqlSource.connect({ name: spec.name, url: path, readOnly: !!spec.read_only, maxConnections: config.DB_PG_CONNECTION_LIMIT, maxIdle: config.DB_MAX_IDLE_CONNS, statementTimeoutMs: config.QUERY_TIMEOUT });
     default:
       throw new PublicError(ErrorCode.BadUserInput, `data source type "${spec.type}" is not supported yet`);
   }

@@ -13,6 +13,7 @@ import { SourceRegistry } from './registry.js';
     { provide: DuckDbEngine, useFactory: (c: Config) => DuckDbEngine.create(c.DB_PATH, c.DB_MAX_OPEN_CONNS, c.QUERY_TIMEOUT, {
       ...(c.DUCKDB_MEMORY_LIMIT ? { memoryLimitMb: c.DUCKDB_MEMORY_LIMIT } : {}),
       ...(c.DUCKDB_THREADS ? { threads: c.DUCKDB_THREADS } : {}),
+      maxIdle: c.DB_MAX_IDLE_CONNS,
     }), inject: [CONFIG] },
     { provide: SourceRegistry, useFactory: () => new SourceRegistry() },
   ],

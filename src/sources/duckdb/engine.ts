@@ -25,6 +25,8 @@ export class DuckDbEngine {
     readonly defaultDatabase: string,
     /** QUERY_TIMEOUT in ms (0: none). */
     private readonly timeoutMs: number,
+    /** DB_MAX_IDLE_CONNS: connections kept idle; one released beyond it is closed (0: all kept). */
+    private readonly maxIdle = 0,
   ) {}
 
   static async create(path: string, maxOpen: number, timeoutMs = 0, limits: DuckDbLimits = {}): Promise<DuckDbEngine> {
@@ -44,7 +46,7 @@ export class DuckDbEngine {
     registerGeometryFunctions(c);
     const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');
     c.closeSync();
-    return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name, timeoutMs);
+    return new DuckDbEngine(instance, maxOpen > 0 ? maxOpen : 4, name, timeoutMs, limits.maxIdle ?? 0);
   }
 
   /** Connections of the read pool (DB_MAX_OPEN_CONNS): the size of its admission gate. */
@@ -92,7 +94,10 @@ export class DuckDbEngine {
     this.busy.delete(c);
     const next = this.waiting.shift();
     if (next) next(c);
-    else this.idle.push(c);
+    else if (this.maxIdle > 0 && this.idle.length >= this.maxIdle) {
+      this.open--;
+      c.closeSync();
+    } else this.idle.push(c);
   }
 
   /**
@@ -280,6 +285,8 @@ export interface DuckDbLimits {
   readonly memoryLimitMb?: number;
   /** DuckDB's worker threads (DUCKDB_THREADS). */
   readonly threads?: number;
+  /** DB_MAX_IDLE_CONNS: read-pool connections kept idle; one released beyond it is closed (0: all kept). */
+  readonly maxIdle?: number;
 }
 
 /**

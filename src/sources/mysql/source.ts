@@ -23,6 +23,8 @@ export interface MysqlSourceOptions {
   readonly url: string;
   readonly readOnly: boolean;
   readonly maxConnections: number;
+  /** DB_MAX_IDLE_CONNS (0: 2); mysql2 closes idle connections beyond it every idleTimeout. */
+  readonly maxIdle?: number;
   readonly statementTimeoutMs?: number;
 }
 
@@ -107,7 +109,7 @@ export class MysqlSource implements DataSourceRuntime {
     const options = connectionOptions(url, timeoutMs);
     if (!options.database) throw new PublicError(ErrorCode.BadUserInput, `data source "${o.name}": the mysql path names no database (mysql://user@host:3306/database)`);
     const size = o.maxConnections > 0 ? o.maxConnections : 10;
-    const pool = mysql.createPool({ ...options, connectionLimit: size, maxIdle: 2, idleTimeout: 30_000, enableKeepAlive: true });
+    const pool = mysql.createPool({ ...options, connectionLimit: size, maxIdle: o.maxIdle && o.maxIdle > 0 ? o.maxIdle : 2, idleTimeout: 30_000, enableKeepAlive: true });
     // Every new connection gets the session settings before its first statement.
     pool.pool.on('connection', (c) => c.query(sessionSql(timeoutMs)));
     let routines: Row[];

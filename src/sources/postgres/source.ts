@@ -4,6 +4,7 @@
 // client.acquireConnection() (issue 16; docs/postgres.md).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { limitIdle } from './idle.js';
 import type { DataObject } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { PoolStats } from '../../shared/metrics.js';
@@ -56,6 +57,8 @@ export interface PostgresSourceOptions {
   readonly url: string;
   readonly readOnly: boolean;
   readonly maxConnections: number;
+  /** DB_MAX_IDLE_CONNS: connections kept idle; one released beyond it is closed (0: all kept, for 30 s). */
+  readonly maxIdle?: number;
   readonly statementTimeoutMs?: number;
   /** String filters with untyped parameters (uuid/enum columns served as String); see PostgresCompilerOptions. */
   readonly untypedStrings?: boolean;
@@ -134,6 +137,7 @@ export class PostgresSource implements DataSourceRuntime {
     // the cause; this listener, added once per connection, only keeps the event from being
     // unhandled (pg.Pool closes a connection whose socket broke rather than handing it out again).
     pool.on('connect', (client) => client.on('error', ignore));
+    limitIdle(pool, o.maxIdle ?? 0);
     const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
     const probe = new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings);
     let builtins: Row[];
