@@ -123,6 +123,11 @@ export const settingsShape = {
    * 100,000 about 0.5 s (issue 31, docs/configuration.md).
    */
   MAX_TOKENS: int.default(4_000),
+  /**
+   * Values of one list in the request variables (an `in` list, a batch insert's rows), refused before
+   * graphql-js coerces them: 200,000 ids cost seconds and most of a GB (issue 31). 0: no limit.
+   */
+  MAX_LIST_VALUES: int.default(10_000),
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */

@@ -82,11 +82,21 @@ describe('token count before parsing (issue 31: MAX_TOKENS refused before a full
   });
 
   it('refuses a document over MAX_TOKENS before graphql-js reads it, naming the setting', () => {
-    const guard = requestGuard({ MAX_DEPTH: 7, MAX_QUERY_COST: 0, MAX_ROOT_FIELDS: 0, MAX_ALIASES: 0, MAX_TOKENS: 50, COST_LIMITS_EXEMPT: [] });
+    const guard = requestGuard({ MAX_DEPTH: 7, MAX_QUERY_COST: 0, MAX_ROOT_FIELDS: 0, MAX_ALIASES: 0, MAX_TOKENS: 50, MAX_LIST_VALUES: 100, COST_LIMITS_EXEMPT: [] });
     const identity = { role: 'admin', userId: null, userName: 'a', authType: 'anonymous' };
     const error = guard.before?.(`{ shop_tags { ${'id '.repeat(60)} } }`, undefined, identity);
     expect(error?.message).toBe('the query document has more than 50 tokens (MAX_TOKENS)');
     expect(error?.extensions.code).toBe('GRAPHQL_PARSE_FAILED');
     expect(guard.before?.(`{ shop_tags { ${'id '.repeat(40)} } }`, undefined, identity)).toBeUndefined();
+  });
+
+  it('refuses a list in the variables longer than MAX_LIST_VALUES before graphql-js coerces it', () => {
+    const guard = requestGuard({ MAX_DEPTH: 7, MAX_QUERY_COST: 0, MAX_ROOT_FIELDS: 0, MAX_ALIASES: 0, MAX_TOKENS: 0, MAX_LIST_VALUES: 100, COST_LIMITS_EXEMPT: [] });
+    const identity = { role: 'admin', userId: null, userName: 'a', authType: 'anonymous' };
+    const q = 'query($ids: [Int!]) { shop_orders(filter: {id: {in: $ids}}) { id } }';
+    const error = guard.before?.(q, { f: { ids: Array.from({ length: 101 }, (_, i) => i) } }, identity);
+    expect(error?.message).toBe('the request variables hold a list of 101 values, more than the limit of 100 (MAX_LIST_VALUES); split the request');
+    expect(error?.extensions.code).toBe('BAD_USER_INPUT');
+    expect(guard.before?.(q, { ids: Array.from({ length: 100 }, (_, i) => i) }, identity)).toBeUndefined();
   });
 });

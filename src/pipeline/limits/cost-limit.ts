@@ -304,6 +304,25 @@ export function valueNesting(value: unknown, limit: number): number {
   return max;
 }
 
+/** The longest list anywhere in a JSON value (variables); one pass, containers only. */
+export function longestList(value: unknown): number {
+  if (!value || typeof value !== 'object') return 0;
+  let max = 0;
+  const stack: object[] = [value];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (Array.isArray(v) && v.length > max) max = v.length;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (x && typeof x === 'object') stack.push(x);
+  }
+  return max;
+}
+
+function listTooLong(length: number, limit: number): GraphQLError {
+  return new GraphQLError(`the request variables hold a list of ${length} values, more than the limit of ${limit} (MAX_LIST_VALUES); split the request`, {
+    extensions: { code: ErrorCode.BadUserInput, http: { status: 400 } },
+  });
+}
+
 function tooManyTokens(limit: number): GraphQLError {
   return new GraphQLError(`the query document has more than ${limit} tokens (MAX_TOKENS)`, { extensions: { code: ErrorCode.GraphQLParseFailed, http: { status: 400 } } });
 }
@@ -355,7 +374,7 @@ export function exempt(identity: Identity, list: readonly string[]): boolean {
 }
 
 /** The limits of one request as settings give them. */
-export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'COST_LIMITS_EXEMPT'>): RequestLimits {
+export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'MAX_LIST_VALUES' | 'COST_LIMITS_EXEMPT'>): RequestLimits {
   const limits: CostLimits = { maxCost: config.MAX_QUERY_COST, maxRootFields: config.MAX_ROOT_FIELDS, maxAliases: config.MAX_ALIASES };
   return {
     ...(config.MAX_TOKENS > 0 ? { maxTokens: config.MAX_TOKENS } : {}),
@@ -363,7 +382,11 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
     before: (query, variables, identity, variablesText) => {
       const shape = query ? scanDocument(query) : undefined;
       const deep = nestingError(query, variables, shape) ?? (variablesText && documentNesting(variablesText) > MAX_NESTING ? nestedTooDeep('request variables') : undefined);
-      if (deep || !shape) return deep;
+      if (deep) return deep;
+      // Before graphql-js coerces every value of a long list (an `in` list of 200,000 ids, issue 31).
+      const longest = config.MAX_LIST_VALUES > 0 ? longestList(variables) : 0;
+      if (longest > config.MAX_LIST_VALUES) return listTooLong(longest, config.MAX_LIST_VALUES);
+      if (!shape) return undefined;
       const aliases = config.MAX_ALIASES <= 0 || exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError({ cost: 0, rootFields: 0, aliases: shape.aliases }, { ...limits, maxCost: 0, maxRootFields: 0 });
       // Counted in the same linear pass, before graphql-js lexes and parses up to the limit (issue 31).
       return aliases ?? (config.MAX_TOKENS > 0 && shape.tokens > config.MAX_TOKENS ? tooManyTokens(config.MAX_TOKENS) : undefined);
