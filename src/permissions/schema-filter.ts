@@ -37,6 +37,13 @@ export function filterSchema(schema: GraphQLSchema, access: Access): GraphQLSche
     const known = new Set<string>([...BUILTIN, ...defs.flatMap((d) => ('name' in d && d.name ? [d.name.value] : []))]);
     const next: DefinitionNode[] = [];
     for (const d of defs) {
+      if (d.kind === Kind.UNION_TYPE_DEFINITION) {
+        // A union (federation's _Entity) keeps the members the role still sees; none left, it goes.
+        const types = (d.types ?? []).filter((t) => known.has(t.name.value));
+        if (types.length !== (d.types?.length ?? 0)) changed = true;
+        if (types.length) next.push({ ...d, types });
+        continue;
+      }
       if (d.kind !== Kind.OBJECT_TYPE_DEFINITION && d.kind !== Kind.INPUT_OBJECT_TYPE_DEFINITION) {
         next.push(d);
         continue;
@@ -59,6 +66,7 @@ function dropUnreachable(defs: DefinitionNode[]): DefinitionNode[] {
     if (seen.has(name) || !byName.has(name)) return;
     seen.add(name);
     const d = byName.get(name) as WithFields;
+    if (d.kind === Kind.UNION_TYPE_DEFINITION) for (const t of d.types ?? []) visit(t.name.value);
     for (const f of d.fields ?? []) {
       visit(named(f.type));
       for (const a of (f as FieldDefinitionNode).arguments ?? []) visit(named(a.type));

@@ -117,6 +117,20 @@ describe('svc as a federation 2 subgraph', () => {
     expect(sdl.slice(sdl.indexOf('type shop_customers @key'))).not.toMatch(/^type shop_customers[^}]*\bemail\b/);
   });
 
+  it('answers _service { sdl } for a role with a disabled object, without the object (issue 31)', async () => {
+    await svc.gql(`mutation { core { insert_roles(data: {name: "no_orders", permissions: [
+      {type_name: "data-object:query", field_name: "shop_orders", disabled: true}
+    ]}) { name } } }`, undefined, ADMIN);
+    const asRole = { ...ADMIN, 'x-svc-role': 'no_orders', 'x-svc-user-id': '8' };
+    const first = await svc.gql('{ _service { sdl } }', undefined, asRole);
+    expect(first.body.errors, first.text).toBeUndefined();
+    const sdl = first.body.data._service.sdl as string;
+    expect(sdl).toContain('type shop_customers @key(fields: "id") {');
+    expect(sdl).not.toMatch(/\bshop_orders\(/);
+    // The same text again (computed once per role and schema version).
+    expect((await svc.gql('{ _service { sdl } }', undefined, asRole)).body.data._service.sdl).toBe(sdl);
+  });
+
   it('returns an inline trace (ftv1) to the gateway only for operations whose every field the role may see', async () => {
     const trace = { 'apollo-federation-include-trace': 'ftv1' };
     const own = await svc.gql('{ shop_customers(limit: 1) { id name } }', undefined, { ...AS_GB_ONLY, ...trace });
