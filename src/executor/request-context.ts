@@ -9,6 +9,8 @@ import { RequestTransactions } from './transactions.js';
 export interface RowStream {
   readonly source: string;
   rows(): AsyncGenerator<readonly unknown[]>;
+  /** Errors known before the rows are read (fields the role may not use: `forbidden`, once per field). */
+  readonly errors?: readonly Record<string, unknown>[];
 }
 
 export class RequestContext {

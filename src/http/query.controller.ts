@@ -90,7 +90,8 @@ export class QueryController {
       const apolloSeesAll = this.config.FEDERATION || (!!this.config.APOLLO_KEY && !!this.config.APOLLO_GRAPH_REF);
       if (req.method === 'POST' && !apolloSeesAll) {
         const text = await answerPrepared(this.schemas.current.schema, body, context, this.limits, req.headers.accept);
-        if (text !== undefined) return void reply.status(200).header('content-type', 'application/json; charset=utf-8').send(text);
+        // A refusal of the whole request (an internal cluster call without the secret: 401) keeps its status here too.
+        if (text !== undefined) return void reply.status(context.httpStatus ?? 200).header('content-type', 'application/json; charset=utf-8').send(text);
       }
     } catch (e) {
       return sendFailure(reply, e, this.log);

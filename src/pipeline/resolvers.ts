@@ -17,7 +17,7 @@ import type { FilterNode } from '../planner/ir/filter.js';
 import type { RemoteNode } from '../planner/ir/remote.js';
 import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import { planDelete, planInsert, planUpdate } from '../planner/mutation.js';
-import { type Args, checkRequiredFilters, planSelect } from '../planner/select.js';
+import { type Args, checkRequiredFilters, deniedPaths, planSelect } from '../planner/select.js';
 import type { DataRootField, SchemaIndex } from '../schema/surface.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { CompiledSql } from '../sql/compiler.js';
@@ -151,7 +151,9 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
       const stmt = runtime.compiler.compileRows!(select, ctx.timezone);
       noteReads(pctx.reads);
       ctx.statements++;
-      ctx.streams!.set(responsePathAsArray(info.path).join('.'), { source: runtime.name, rows: () => deps.executor.stream(ctx, runtime, stmt) });
+      const path = responsePathAsArray(info.path);
+      const errors = deniedPaths(select).map((p) => ({ message: 'forbidden', path: [...path, ...p], extensions: { code: ErrorCode.Forbidden } }));
+      ctx.streams!.set(path.join('.'), { source: runtime.name, rows: () => deps.executor.stream(ctx, runtime, stmt), ...(errors.length ? { errors } : {}) });
       return [];
     };
     if (cacheable) {

@@ -290,6 +290,19 @@ function orderExpr(ctx: PlanContext, sel: SelectNode, path: string[], full: stri
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
 }
 
+/**
+ * Response paths (below the list, without row indexes) of the fields planned out of `sel` and its
+ * nested selections because the role may not use them. /ipc streams rows without running field
+ * resolvers, so it reports each once from here (issue 31); /query answers them row by row.
+ */
+export function deniedPaths(sel: SelectNode, prefix: readonly string[] = []): string[][] {
+  const out = [...(plannedFrom.get(sel.fields)?.denied.keys() ?? [])].map((k) => [...prefix, k]);
+  for (const f of sel.fields) {
+    if (f.kind === 'object' || f.kind === 'array' || f.kind === 'unnest') out.push(...deniedPaths(f.select, [...prefix, f.key]));
+  }
+  return out;
+}
+
 /** `order_by` naming a field the role may not use (selected or not) is forbidden, naming the field. */
 function orderDenied(ctx: PlanContext, sel: SelectNode, key: string): void {
   const from = plannedFrom.get(sel.fields);

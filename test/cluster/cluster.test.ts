@@ -101,6 +101,8 @@ describe('cluster mode', () => {
     const none = await gql(nodes.w1!, call);
     expect(none.status).toBe(401);
     expect(none.body.errors?.[0]?.message).toMatch(/needs the cluster secret/);
+    // Sent again, the operation is a prepared one (the fast path): still 401 (issue 31).
+    for (let i = 0; i < 2; i++) expect((await gql(nodes.w1!, call)).status).toBe(401);
     expect((await gql(nodes.w1!, call, { 'x-svc-secret-key': ADMIN_KEY })).status).toBe(403);
     expect((await gql(nodes.w1!, call, { 'x-svc-cluster-secret': 'wrong' })).status).toBe(401);
     const ok = await gql(nodes.w1!, call, { 'x-svc-cluster-secret': SECRET });

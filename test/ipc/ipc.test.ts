@@ -107,6 +107,16 @@ describe('POST /ipc', () => {
     expect(parts.map((p) => p.headers['x-svc-path'])).toEqual(['data.shop_customers', 'data.shop_stores', 'extensions', 'errors']);
     expect(JSON.parse(parts[1]!.body.toString())).toBeNull();
     expect(JSON.parse(parts[3]!.body.toString())).toMatchObject([{ message: 'forbidden', path: ['shop_stores'] }]);
+    // A disabled field of a streamed list (and of a relation inside it) is reported as /query does, once per field (issue 31).
+    await t.gql(`mutation { core { insert_roles(data: {name: "noemail", description: "e", permissions: [
+      {type_name: "shop_customers", field_name: "email", disabled: true}]}) { name } } }`);
+    const rows = splitMultipart((await ipc('{ shop_customers { id email } shop_orders(limit: 1) { id customer { name email } } }', { ...admin, 'x-svc-role': 'noemail' })).body);
+    const errorsPart = rows.find((p) => p.headers['x-svc-path'] === 'errors');
+    expect(errorsPart, 'an errors part').toBeDefined();
+    expect(JSON.parse(errorsPart!.body.toString())).toEqual([
+      { message: 'forbidden', path: ['shop_customers', 'email'], extensions: { code: 'FORBIDDEN' } },
+      { message: 'forbidden', path: ['shop_orders', 'customer', 'email'], extensions: { code: 'FORBIDDEN' } },
+    ]);
     const denied = await ipc('{ shop_customers { id } }', { ...admin, 'x-svc-role': 'nopipe' });
     expect(denied.status).toBe(403);
     expect(JSON.parse(denied.body.toString()).errors[0].extensions.code).toBe('FORBIDDEN');

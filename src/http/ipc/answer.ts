@@ -50,6 +50,7 @@ export async function writeAnswer(
     const columns = listColumns(part.type, part.selection, fragments);
     const arrow = new ArrowStream(columns, !(columns.length === 1 && columns[0]!.name === 'value' && !part.selection));
     await out.table(path);
+    if (stream?.errors) errors.push(...stream.errors);
     try {
       if (stream) {
         for await (const rows of stream.rows()) {
