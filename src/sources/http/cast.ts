@@ -9,8 +9,13 @@ export interface CastContext {
   readonly structs: ReadonlyMap<string, StructType>;
 }
 
+/**
+ * Names the kind of value found, never the value: the remote's answer may hold what the caller may
+ * not see (docs/http-sources.md: remote bodies never appear in messages; issue 31).
+ */
 function fail(ctx: CastContext, at: string, expected: string, v: unknown): never {
-  throw new PublicError(ErrorCode.QueryFailed, `http source "${ctx.source}": the answer at ${at || 'the top'} is ${JSON.stringify(v)?.slice(0, 40)}, not ${expected}`);
+  const kind = v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+  throw new PublicError(ErrorCode.QueryFailed, `http source "${ctx.source}": the answer at ${at || 'the top'} is ${kind}, not ${expected}`);
 }
 
 function scalar(ctx: CastContext, type: string, v: unknown, at: string): unknown {
