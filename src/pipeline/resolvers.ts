@@ -211,7 +211,13 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
           const data = args.data as Args;
           const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
           if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
-          return showSecretsOnce(access, obj, info, data, await readRow(row, true));
+          const stored = await readRow(row, true);
+          // Hasura's "check": the row just written must be one the role may read; otherwise the
+          // whole mutation is refused and rolled back, instead of a row the role can never see again (issue 31).
+          if (stored === null && access.readFilter(obj.name, ctx.authVars)) {
+            throw forbidden(`role "${access.role}" may not insert into "${obj.name}" a row its own read rule would hide; nothing was written`);
+          }
+          return showSecretsOnce(access, obj, info, data, stored);
         });
       case 'insert_batch':
         return writeStep(ctx, info, async () => {
