@@ -4,7 +4,8 @@
 // Needs the data `npm run bench` prepares (run it once first) and `npm run build`.
 //
 // Environment: PROFILE_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_SF (default 0.1),
-// PROFILE_OUT (directory for the .cpuprofile, default a temporary one), SVC_BENCH_PG_URL.
+// PROFILE_OUT (directory for the .cpuprofile, default a temporary one), SVC_BENCH_PG_URL,
+// SVC_BENCH_PG_TPCH_URL (another database, e.g. the peers kit's tpch), LOG_LEVEL (default warn).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -32,11 +33,12 @@ const svc = startChild({
   name: 'svc', cmd: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${out}`, join(repo, 'dist', 'src', 'main.js')], cwd: out, logFile: join(out, 'svc.log'),
   env: {
     CATALOGS_DIR: join(repo, 'bench', 'catalogs'), CORE_DB_PATH: join(out, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${port}`,
-    LOG_LEVEL: 'warn', ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '',
-    SVC_BENCH_DUCKDB_PATH: duckPath(repo, sf), SVC_BENCH_PG_TPCH_URL: new URL('/svc_bench_tpch', pgAdmin).toString(),
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn', ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '',
+    SVC_BENCH_DUCKDB_PATH: duckPath(repo, sf), SVC_BENCH_PG_TPCH_URL: process.env.SVC_BENCH_PG_TPCH_URL || new URL('/svc_bench_tpch', pgAdmin).toString(),
   },
 });
 const window = { from: 0, to: Infinity };
+let requests = 0;
 try {
   await waitHealthy(`http://127.0.0.1:${port}/health`, svc);
   const body = JSON.stringify({ query: variants(engine, name)[0].graphql });
@@ -49,6 +51,7 @@ try {
   const r = await autocannon({ ...opts, duration });
   window.to = us();
   const cpu = cpuSeconds(svc.pid) - cpu0;
+  requests = r.requests.total;
   console.log(`${engine} ${name}: ${Math.round(r.requests.average)} req/s, svc cpu ${((cpu * 1000) / r.requests.total).toFixed(3)} ms/req, ${r.non2xx} non-2xx`);
 } finally {
   await stopChild(svc);
@@ -57,4 +60,9 @@ try {
 const file = readdirSync(out).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).map((f) => join(out, f)).at(-1);
 if (!file || !existsSync(file)) throw new Error(`no .cpuprofile in ${out} (see ${join(out, 'svc.log')})`);
 console.log(`profile: ${file}`);
-printByPackage(byPackage(file, window));
+printByPackage(byPackage(file, window), 25, requests);
+// The same, svc's code split by layer and node's by module (PROFILE_LAYERS=0 to skip).
+if (process.env.PROFILE_LAYERS !== '0') {
+  console.log('by layer:');
+  printByPackage(byPackage(file, window, { layers: true }), 0, requests);
+}

@@ -26,7 +26,7 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
     });
   }
   app.useGlobalFilters(new HttpErrorFilter(log));
-  registerRequestLog(app.getHttpAdapter().getInstance(), log);
+  registerRequestLog(app.getHttpAdapter().getInstance(), log, config.LOG_REQUESTS_PER_SECOND);
   await app.init();
   // After init: Nest registers its own JSON parser there, which this one replaces.
   exactJsonBodies(app.getHttpAdapter().getInstance());

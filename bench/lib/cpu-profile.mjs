@@ -4,14 +4,22 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-function packageOf(url, functionName) {
-  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+/** svc's own code split by layer: `svc/<folder of src>` (`svc/pipeline/fast-path`, `svc/http`, ...). */
+function svcLayer(url) {
+  const parts = url.slice(url.indexOf('/dist/src/') + '/dist/src/'.length).split('/');
+  if (parts.length === 1) return 'svc';
+  return `svc/${parts.length > 2 && ['pipeline', 'executor', 'sql'].includes(parts[0]) ? `${parts[0]}/${parts[1]}` : parts[0]}`;
+}
+
+function packageOf(url, functionName, layers) {
+  if (!url) return functionName.startsWith('(') ? functionName : layers ? `(native) ${functionName}` : '(native)';
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) {
     const rest = url.slice(nm + 'node_modules/'.length).split('/');
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
-  if (url.startsWith('node:')) return 'node';
+  if (url.startsWith('node:')) return layers ? `node:${url.slice(5).split('/')[0]}` : 'node';
+  if (url.includes('/dist/src/') && layers) return svcLayer(url);
   if (url.includes('/dist/')) return 'svc';
   return url;
 }
@@ -22,7 +30,7 @@ function packageOf(url, functionName) {
  * process on the machine: V8 stamps samples with the same clock), e.g. the measured load without
  * the server's start-up.
  */
-export function byPackage(file, window) {
+export function byPackage(file, window, { layers = false } = {}) {
   const p = JSON.parse(readFileSync(file, 'utf8'));
   const nodes = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map();
@@ -37,7 +45,7 @@ export function byPackage(file, window) {
   let total = 0;
   for (const [id, ms] of self) {
     const n = nodes.get(id);
-    const pkg = packageOf(n.callFrame.url, n.callFrame.functionName);
+    const pkg = packageOf(n.callFrame.url, n.callFrame.functionName, layers);
     if (pkg === '(idle)') continue;
     total += ms;
     packages.set(pkg, (packages.get(pkg) ?? 0) + ms);
@@ -48,9 +56,10 @@ export function byPackage(file, window) {
   return { total, packages: sorted(packages), functions: sorted(functions) };
 }
 
-export function printByPackage({ total, packages, functions }, top = 25) {
-  const pct = (ms) => `${((100 * ms) / total).toFixed(1).padStart(5)}%`;
-  console.log(`busy ${total.toFixed(0)} ms (idle excluded); self time by package:`);
+/** `requests`: also the microseconds per request of each entry (the per-layer table of issue 30). */
+export function printByPackage({ total, packages, functions }, top = 25, requests = 0) {
+  const pct = (ms) => `${((100 * ms) / total).toFixed(1).padStart(5)}%${requests ? ` ${((ms * 1000) / requests).toFixed(1).padStart(6)} us/req` : ''}`;
+  console.log(`busy ${total.toFixed(0)} ms (idle excluded)${requests ? `, ${requests} requests, ${((total * 1000) / requests).toFixed(0)} us/req` : ''}; self time by package:`);
   for (const [pkg, ms] of packages) if (ms / total >= 0.002) console.log(`  ${pct(ms)}  ${pkg}`);
   console.log(`top ${top} functions:`);
   for (const [fn, ms] of functions.slice(0, top)) console.log(`  ${pct(ms)}  ${fn}`);

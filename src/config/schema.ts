@@ -208,6 +208,11 @@ export const settingsShape = {
   STRICT_SOURCES: bool.optional(),
   /** /ready answers 200 `degraded` rather than 503 while a declared source is not loaded. */
   READY_WITH_FAILED_SOURCES: bool.default(false),
+  /**
+   * Request lines (`"msg":"request"`) written at most this many times a second; the rest of that second is
+   * counted and the next line says how many it left out (`skipped`). Failed requests (warn, error) always. 0: every request.
+   */
+  LOG_REQUESTS_PER_SECOND: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(100),
   /** After SIGTERM: how long requests in flight may take before the process exits anyway (ms). */
   SHUTDOWN_TIMEOUT: duration.default(30_000),
   /** After SIGTERM: how long to keep serving with /ready at 503 before refusing connections (ms). */

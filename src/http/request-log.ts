@@ -33,7 +33,41 @@ export function requestId(req: IncomingMessage): string {
 /** Probes are logged at debug level: a load balancer asks every few seconds. */
 const PROBES = new Set(['/health', '/ready', '/metrics']);
 
-export function registerRequestLog(fastify: FastifyInstance, log: Logger): void {
+/**
+ * At most `perSecond` request lines in one wall-clock second (0: no limit). Under load the line is
+ * a measurable share of a small request's cost (issue 30: 12-35% of Q0's throughput at INFO), and
+ * thousands of identical lines a second tell an operator no more than the metrics do; the skipped
+ * requests are counted and the next line written says how many (`skipped`).
+ */
+export class RequestLineBudget {
+  private second = -1;
+  private used = 0;
+  private skipped = 0;
+
+  constructor(private readonly perSecond: number) {}
+
+  /** Whether this line is written; when it is, how many were skipped before it. */
+  take(now: number): { write: boolean; skipped: number } {
+    if (this.perSecond <= 0) return { write: true, skipped: 0 };
+    const second = Math.floor(now / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.used = 0;
+    }
+    if (this.used >= this.perSecond) {
+      this.skipped++;
+      return { write: false, skipped: 0 };
+    }
+    this.used++;
+    const skipped = this.skipped;
+    this.skipped = 0;
+    return { write: true, skipped };
+  }
+}
+
+/** `clock`: wall-clock milliseconds (a test's own, to put requests into one second). */
+export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesPerSecond = 0, clock: () => number = Date.now): void {
+  const budget = new RequestLineBudget(linesPerSecond);
   fastify.addHook('onRequest', (req, reply, done) => {
     const scope = new RequestScope(req.id);
     req.svcScope = scope;
@@ -73,6 +107,12 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger): void 
     req.svcSpan?.setAttribute('http.response.status_code', status);
     if (status >= 500) req.svcSpan?.setStatus({ code: SpanStatusCode.ERROR });
     req.svcSpan?.end();
+    // Nothing is built for a line the level drops; only info lines (requests that went well) are
+    // sampled: a failed one (warn, error) is always written.
+    const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : status >= 400 || scope?.errorCodes.length ? 'warn' : 'info';
+    if (!log.isLevelEnabled(level)) return done();
+    const taken = level === 'info' ? budget.take(clock()) : { write: true, skipped: 0 };
+    if (!taken.write) return done();
     const line = {
       request_id: req.id,
       method: req.method,
@@ -86,11 +126,9 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger): void 
       ...(scope?.traceId ? { trace_id: scope.traceId } : {}),
       // A GraphQL answer with errors is 200 too (SPEC §1): its codes and outcome say it failed.
       ...(scope?.errorCodes.length ? { outcome: scope.outcome, error_codes: [...new Set(scope.errorCodes)] } : status >= 400 ? { outcome: 'failed' } : {}),
+      ...(taken.skipped ? { skipped: taken.skipped } : {}),
     };
-    if (status >= 500) log.error(line, 'request');
-    else if (PROBES.has(path)) log.debug(line, 'request');
-    else if (status >= 400 || scope?.errorCodes.length) log.warn(line, 'request');
-    else log.info(line, 'request');
+    log[level](line, 'request');
     done();
   });
 }

@@ -31,7 +31,9 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
     });
     return pino(options, stream);
   }
-  return destination ? pino(options, destination) : pino(options);
+  // stdout written asynchronously (sonic-boom): a request does not wait for its line to reach a pipe
+  // or a terminal. pino flushes what is buffered when the process exits.
+  return destination ? pino(options, destination) : pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 /** Nest's own messages (warnings, errors) into the structured log. */
