@@ -76,11 +76,35 @@ export function unwrap(t: TypeNode): { name: string; list: boolean; nonNull: boo
   return { name: cur.name.value, list, nonNull };
 }
 
+/**
+ * hugr's catalogs document the types they extend (`"Customer accounts" extend type customers`),
+ * which the GraphQL grammar has no place for. The description is blanked out of the text (lines and
+ * columns kept) and kept per document: `extensionDescription(doc, "customers")`.
+ */
+const EXTENSION_DESCRIPTION = /("""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*")(\s*extend\s+type\s+([_A-Za-z][_0-9A-Za-z]*))/g;
+const extensionDescriptions = new WeakMap<DocumentNode, Map<string, string>>();
+
+export function extensionDescription(doc: DocumentNode, type: string): string | undefined {
+  return extensionDescriptions.get(doc)?.get(type);
+}
+
+function withoutExtensionDescriptions(text: string): { text: string; found: Map<string, string> } {
+  const found = new Map<string, string>();
+  const out = text.replace(EXTENSION_DESCRIPTION, (_m, desc: string, rest: string, type: string) => {
+    found.set(type, desc.startsWith('"""') ? desc.slice(3, -3).trim() : (JSON.parse(desc) as string));
+    return `${desc.replace(/[^\n]/g, ' ')}${rest}`;
+  });
+  return { text: out, found };
+}
+
 export function parseFiles(ctx: Ctx, files: readonly CatalogFile[]): DocumentNode[] {
   const docs: DocumentNode[] = [];
   for (const f of files) {
     try {
-      docs.push(parse(new Source(f.text, f.file)));
+      const { text, found } = withoutExtensionDescriptions(f.text);
+      const doc = parse(new Source(text, f.file));
+      if (found.size) extensionDescriptions.set(doc, found);
+      docs.push(doc);
     } catch (e) {
       const ge = e as GraphQLError;
       const loc = ge.locations?.[0];

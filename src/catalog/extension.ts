@@ -2,8 +2,8 @@
 // of `extend type` definitions that add fields and relations to other sources' objects, relations
 // across sources included. An extension is compiled against the served catalogs whenever the
 // schema is built, and is served only while every source it depends on is loaded.
-import { Kind, type FieldDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
-import { checkDirectives, compileField, type Ctx, directives, parseFiles, pendingJoin, type Args, type CatalogFile, unwrap } from './compile.js';
+import { type DocumentNode, Kind, type FieldDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
+import { checkDirectives, compileField, type Ctx, directives, extensionDescription, parseFiles, pendingJoin, type Args, type CatalogFile, unwrap } from './compile.js';
 import { CatalogError, locOf, where } from './errors.js';
 import { joinRelation } from './joins.js';
 import { type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type Relation, type ResolvedCatalog, type SourceInfo } from './model.js';
@@ -173,7 +173,7 @@ function functionCall(w: Work, obj: Mutable, f: FieldDefinitionNode, call: Args,
   });
 }
 
-function extendType(w: Work, def: ObjectTypeExtensionNode, file: string): void {
+function extendType(w: Work, def: ObjectTypeExtensionNode, file: string, doc?: DocumentNode): void {
   checkDirectives(w.ctx, file, def.directives, 'type');
   for (const f of def.fields ?? []) checkDirectives(w.ctx, file, f.directives, 'field');
   const at = where(locOf(def, file));
@@ -181,6 +181,8 @@ function extendType(w: Work, def: ObjectTypeExtensionNode, file: string): void {
   for (const dep of td.get('dependency') ?? []) w.dependencies.add(String(dep.name ?? ''));
   const obj = objectFor(w, def.name.value, at);
   if (!obj) return;
+  const described = doc ? extensionDescription(doc, def.name.value) : undefined;
+  if (described !== undefined) (obj as { description?: string }).description = described;
   for (const r of td.get('references') ?? []) references(w, obj, r, at);
   for (const f of def.fields ?? []) extendField(w, obj, f, file);
 }
@@ -191,7 +193,7 @@ function applyOne(source: SourceInfo, files: readonly CatalogFile[], objects: Ma
   for (const doc of parseFiles(w.ctx, files)) {
     const file = doc.loc?.source.name ?? '?';
     for (const def of doc.definitions) {
-      if (def.kind === Kind.OBJECT_TYPE_EXTENSION) extendType(w, def, file);
+      if (def.kind === Kind.OBJECT_TYPE_EXTENSION) extendType(w, def, file, doc);
       else if (def.kind === Kind.OBJECT_TYPE_DEFINITION && directives(def.directives).has('dependency')) {
         // `type X @dependency(name:)` with no fields of its own only declares the dependency.
         for (const dep of directives(def.directives).get('dependency') ?? []) w.dependencies.add(String(dep.name ?? ''));
@@ -223,14 +225,15 @@ const workingSet = (catalogs: readonly ResolvedCatalog[]) => new Map(catalogs.fl
  */
 export function compileExtension(source: SourceInfo, files: readonly CatalogFile[], served: readonly ResolvedCatalog[], opts: { suspend?: boolean } = {}): ResolvedCatalog {
   const loaded = new Set(served.map((c) => c.source.name));
-  if (opts.suspend) {
-    // At start a dependency may have been refused: the extension waits for it (applyExtensions
-    // applies it once every dependency is loaded) instead of failing with it (issue 32).
-    const declared = declaredDependencies(files);
-    if ([...declared].some((d) => !loaded.has(d))) {
-      return deepFreeze({ source, extension: { files: files.map((f) => ({ file: f.file, text: f.text })), dependencies: [...declared].sort() }, objects: [], inputs: [], structs: [], functions: [], warnings: [] });
-    }
+  const declared = declaredDependencies(files);
+  const waiting = [...declared].filter((d) => !loaded.has(d));
+  // At start a dependency may have been refused: the extension waits for it (applyExtensions
+  // applies it once every dependency is loaded) instead of failing with it (issue 32). Otherwise
+  // the missing dependency is the reason given, not the unknown names it would have brought.
+  if (waiting.length && opts.suspend) {
+    return deepFreeze({ source, extension: { files: files.map((f) => ({ file: f.file, text: f.text })), dependencies: [...declared].sort() }, objects: [], inputs: [], structs: [], functions: [], warnings: [] });
   }
+  if (waiting.length) throw new CatalogError(waiting.map((m) => `extension "${source.name}" depends on data source "${m}", which is not loaded`));
   const { touched, dependencies } = applyOne(source, files, workingSet(served), served.flatMap((c) => c.functions));
   const missing = [...dependencies].filter((d) => !loaded.has(d));
   if (missing.length) throw new CatalogError(missing.map((m) => `extension "${source.name}" depends on data source "${m}", which is not loaded`));
