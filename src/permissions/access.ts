@@ -219,8 +219,20 @@ export class Access {
   /** The row filter for reading `object` (with placeholders filled from `vars`). */
   readFilter(object: string, vars: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
     if (this.unrestricted) return undefined;
-    const f = this.rules.objectRule('query', object)?.filter;
-    return f ? (substitute(f, vars) as Record<string, unknown>) : undefined;
+    const parts = this.queryFilters(object).map((f) => substitute(f, vars) as Record<string, unknown>);
+    if (!parts.length) return undefined;
+    return parts.length === 1 ? parts[0] : { _and: parts };
+  }
+
+  /**
+   * The row filters of reading `object`: its `data-object:query` row, and a filter on the row of
+   * its type with field `*`, as hugr's access rules write it (`orders, *, {user_id: {eq:
+   * "[$auth.user_id]"}}`; issue 32: that filter was ignored, so every row was readable).
+   */
+  private queryFilters(object: string): Record<string, unknown>[] {
+    const own = this.rules.objectRule('query', object)?.filter;
+    const typeWide = this.rules.row(object, '*')?.filter;
+    return [own, typeWide].filter((f): f is Record<string, unknown> => !!f);
   }
 
   /**
@@ -230,8 +242,7 @@ export class Access {
   writeFilter(op: 'update' | 'delete', object: string, vars: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
     if (this.unrestricted) return undefined;
     const own = this.rules.objectRule(op, object)?.filter;
-    const read = this.rules.objectRule('query', object)?.filter;
-    const parts = [own, read].filter((f): f is Record<string, unknown> => !!f).map((f) => substitute(f, vars) as Record<string, unknown>);
+    const parts = [own, ...this.queryFilters(object)].filter((f): f is Record<string, unknown> => !!f).map((f) => substitute(f, vars) as Record<string, unknown>);
     if (!parts.length) return undefined;
     return parts.length === 1 ? parts[0] : { _and: parts };
   }
