@@ -66,6 +66,25 @@ function checkField(obj: DataObject, f: ColumnField, table: string, column: DbCo
   else if (verdict.warning) out.warnings.push(`${what} is ${verdict.warning}`);
 }
 
+/**
+ * A field computed by `@sql`: its expression is run once on no rows (`WHERE 1 = 0`), so one that
+ * names a column the table lacks, or that the database cannot run, fails the load rather than every
+ * query. `[field]` becomes the field's column, as the planner does.
+ */
+async function checkComputed(runtime: DataSourceRuntime, obj: DataObject, f: ColumnField, parts: readonly string[], table: string, out: Out): Promise<void> {
+  const q = (n: string) => runtime.compiler.quoteIdentifier(n);
+  const expr = f.sql!.replace(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g, (whole, name: string) => {
+    const field = obj.fields.find((x) => x.name === name);
+    return field ? `${q('t')}.${q(field.column)}` : whole;
+  });
+  try {
+    await runtime.rows(`SELECT (${expr}) AS ${q('v')} FROM ${parts.map(q).join('.')} AS ${q('t')} WHERE 1 = 0`);
+  } catch (e) {
+    const why = String((e as Error).message ?? e).split('\n')[0];
+    out.problems.push(`field "${f.name}" of "${obj.localName}" ${where(f.loc)}: its @sql expression does not run on table "${table}": ${why}`);
+  }
+}
+
 /** Checks every table-backed object of a DuckDB, PostgreSQL or MySQL catalog against the database. */
 export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog): Promise<DatabaseCheck> {
   const out: Out = { problems: [], warnings: [], naive: new Set() };
@@ -81,6 +100,7 @@ export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: 
       continue;
     }
     for (const f of obj.fields) if (f.sql === undefined) checkField(obj, f, shown, columns.get(f.column), out);
+    for (const f of obj.fields) if (f.sql !== undefined) await checkComputed(runtime, obj, f, parts, shown, out);
   }
   if (!CASTS_NAIVE.has(runtime.type)) out.naive.clear();
   return out;

@@ -15,7 +15,10 @@ const CATALOG = `type items @table(name: "items") {
   id: Int! @pk
   name: String
   seen_at: Timestamp
-  broken: Float @sql(exp: "qty * 2")
+}
+
+extend type Function {
+  broken: Float @function(name: "broken", sql: "SELECT qty * 2")
 }
 `;
 /** What database messages say; none of it may reach a client. */
@@ -62,10 +65,10 @@ async function logsOf(id: string): Promise<Record<string, any>[]> {
 describe('database errors in svc words', () => {
   for (const src of SOURCES) {
     it(`${src}: SQL the database refuses is a catalog error naming source and field; the original is logged with the request id`, async () => {
-      const { id, body } = await post(`{ ${src}_items { id broken } }`);
+      const { id, body } = await post(`{ function { ${src}_broken } }`);
       const e = body.errors[0];
       expect(e).toMatchObject({
-        message: `${src}: the database cannot run what the catalog declares (a table, column or function it lacks, or SQL it refuses); the catalog needs fixing (field "${src}_items")`,
+        message: `${src}: the database cannot run what the catalog declares (a table, column or function it lacks, or SQL it refuses); the catalog needs fixing (field "${src}_broken")`,
         extensions: { code: 'CATALOG_INVALID', reason: 'catalog_mismatch', request_id: id },
       });
       expect(JSON.stringify(body)).not.toMatch(DB_TEXT);

@@ -21,6 +21,7 @@ const GOOD = `type events @table(name: "events") {
   day: Date
   n: Int
   price: Float
+  doubled: Float @sql(exp: "[price] * 2")
 }
 `;
 
@@ -31,6 +32,7 @@ const BAD = `type events @table(name: "events") {
   day: Boolean
   price: Int
   ends: Timestamp
+  total: Float @sql(exp: "[qty] * [price]")
 }
 
 type ghosts @table(name: "ghosts") {
@@ -124,7 +126,10 @@ describe('declarations the database cannot carry', () => {
       expect(about('price')).toMatch(/is (DECIMAL\(10,2\)|numeric|decimal\(10,2\)), which cannot carry the declared Int: declare it Float$/);
       expect(about('ends')).toMatch(line(7));
       expect(about('ends')).toContain(`column "ends" of table "${table}" does not exist`);
-      expect(problems.find((p) => p.startsWith('table '))).toMatch(new RegExp(`^table "${table.replace('events', 'ghosts').replace('.', '\\.')}" of "ghosts" \\(.*schema\\.graphql:10\\) does not exist in the database$`));
+      // A computed field whose expression the database cannot run (here: no column qty).
+      expect(about('total')).toMatch(line(8));
+      expect(about('total')).toContain(`its @sql expression does not run on table "${table}": `);
+      expect(problems.find((p) => p.startsWith('table '))).toMatch(new RegExp(`^table "${table.replace('events', 'ghosts').replace('.', '\\.')}" of "ghosts" \\(.*schema\\.graphql:11\\) does not exist in the database$`));
       // The source is not served; the good sources are.
       const r = await t.gql(`{ ${name}_events { id } }`);
       expect(r.body.errors?.[0]?.message).toContain(`Cannot query field "${name}_events"`);
