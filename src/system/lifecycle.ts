@@ -143,7 +143,8 @@ export class Lifecycle {
     const files = [];
     const allowed = this.allowedDirs();
     for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path, allowed)));
-    if (!files.length) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
+    // An http source serves core.http_data_source_request_scalar without a catalog of its own (as in hugr).
+    if (!files.length && row.type !== 'http') throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
     // An extension is checked against the sources served now, itself left out (a reload replaces it).
     if (row.type === 'extension') return compileExtension(info, files, applyExtensions(this.registry.catalogs().filter((c) => c.source.name !== row.name)).catalogs, { suspend });

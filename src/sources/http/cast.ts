@@ -18,6 +18,12 @@ function fail(ctx: CastContext, at: string, expected: string, v: unknown): never
   throw new PublicError(ErrorCode.QueryFailed, `http source "${ctx.source}": the answer at ${at || 'the top'} is ${kind}, not ${expected}`);
 }
 
+function text(ctx: CastContext, type: string, v: unknown, at: string): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return fail(ctx, at, type, v);
+}
+
 function scalar(ctx: CastContext, type: string, v: unknown, at: string): unknown {
   if (v === null || v === undefined) return null;
   switch (type) {
@@ -32,18 +38,29 @@ function scalar(ctx: CastContext, type: string, v: unknown, at: string): unknown
       if (typeof v === 'boolean') return v;
       if (v === 'true' || v === 'false') return v === 'true';
       return fail(ctx, at, type, v);
+    case 'Timestamp':
+    case 'DateTime':
+      // A number is Unix seconds (hugr's FromUnixTime transform of OpenAPI self-description).
+      if (typeof v === 'number' && Number.isFinite(v)) return new Date(v * 1000).toISOString();
+      return text(ctx, type, v, at);
     case 'String':
     case 'Date':
     case 'Time':
-    case 'Timestamp':
-    case 'DateTime':
     case 'Interval':
     case 'H3Cell':
-      if (typeof v === 'string') return v;
-      if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-      return fail(ctx, at, type, v);
+      return text(ctx, type, v, at);
+    case 'Geometry':
+      // GeoJSON written as text (hugr's StringAsGeoJson) is read as the object.
+      if (typeof v === 'string' && v.trim().startsWith('{')) {
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          return fail(ctx, at, type, v);
+        }
+      }
+      return v;
     default:
-      return v; // JSON, Geometry and the rest: as they came
+      return v; // JSON and the rest: as they came
   }
 }
 
