@@ -6,7 +6,7 @@
 // endpoint's answers never reach a message: errors name the endpoint's role and status only.
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseDbJson, stringifyJson } from '../../shared/json.js';
-import type { JqRunner } from './request.js';
+import type { JqRunner } from './jq-runner.js';
 import type { Security, TokenTransform } from './security.js';
 
 type OAuth2 = Extract<Security, { type: 'oauth2' }>;

@@ -18,8 +18,9 @@ export interface RawRequest {
   readonly jq: string;
 }
 
-/** Runs a jq program over a JSON text; its outputs, each a JSON text. */
-export type JqRunner = (program: string, input: string, variables?: Readonly<Record<string, unknown>>) => Promise<readonly string[]>;
+import type { JqRunner } from './jq-runner.js';
+
+export type { JqRunner };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
