@@ -69,6 +69,9 @@ export function subgraphSdl(schema: GraphQLSchema, entities: ReadonlyMap<string,
     UnionTypeDefinition: (n) => (FEDERATION_TYPES.has(n.name.value) ? null : undefined),
     ObjectTypeDefinition(n) {
       if (FEDERATION_TYPES.has(n.name.value)) return null;
+      // Subscriptions are this server's own (/subscribe over graphql-ws): a router does not plan them
+      // through a subgraph, and @apollo/gateway refuses a supergraph that has them.
+      if (n.name.value === 'Subscription') return null;
       if (n.name.value === 'Query') return { ...n, fields: n.fields?.filter((f) => !FEDERATION_FIELDS.has(f.name.value)) };
       const entity = entities.get(n.name.value);
       const fields = new Set(n.fields?.map((f) => f.name.value));

@@ -60,10 +60,25 @@ function valuesOfCorrectType(context: ValidationContext): ASTVisitor {
   } as ASTVisitor;
 }
 
+/**
+ * The schema declares `Subscription` (SPEC §4.5) so tools see it, but only `/subscribe` runs it (over
+ * graphql-ws, src/http/subscribe/): an operation that reaches /query or an in-process client as a
+ * subscription is refused here rather than run once as if it were a query.
+ */
+function subscriptionsOnSubscribe(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      if (operation.operation !== 'subscription') return;
+      context.reportError(new GraphQLError('subscriptions are served over WebSocket on /subscribe (graphql-ws); send queries and mutations here', { nodes: operation }));
+    },
+  };
+}
+
 /** The rules svc validates every operation with (HTTP, /jq-query and in-process alike). */
 export function validationRules(maxDepth: number): readonly ValidationRule[] {
   const rules: ValidationRule[] = specifiedRules.map((r) =>
     r === NoUnusedVariablesRule ? noUnusedVariables : r === ValuesOfCorrectTypeRule ? valuesOfCorrectType : r);
+  rules.push(subscriptionsOnSubscribe);
   if (maxDepth > 0) rules.push(depthLimit(maxDepth));
   return rules;
 }

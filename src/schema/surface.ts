@@ -169,6 +169,20 @@ export interface Surface {
   readonly index: SchemaIndex;
 }
 
+/**
+ * The operation `/subscribe` serves (SPEC §4.5, §13), declared so GraphiQL, Apollo Client and codegen
+ * tools see and validate it; `/query` refuses subscriptions (src/pipeline/validation.ts).
+ */
+const SUBSCRIPTION_SDL = `type Subscription {
+  "Re-runs the selection (any query /query accepts) every interval and sends each result; count 0: until unsubscribed. Served on /subscribe (graphql-ws)."
+  query(
+    "How often to run: a duration (\\"10s\\", \\"1m\\") or seconds; at least 1s."
+    interval: Interval = "10s"
+    "Results to send before completing; 0: until the client unsubscribes."
+    count: Int = 0
+  ): Query
+}`;
+
 /** Builds the SDL and index for a set of catalogs and system functions. */
 export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []): Surface {
   const byName = new Map<string, DataObject>();
@@ -210,6 +224,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   }
   if (!out.sdl.some((s) => s.startsWith('type Mutation {'))) out.sdl.push('type Mutation {\n  function: MutationFunction\n}');
   out.modules.add('Mutation.function');
+  out.sdl.push(SUBSCRIPTION_SDL);
   const inputs = new Map(sorted.flatMap((c) => c.inputs.map((i) => [i.name, i] as const)));
   return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, structs: new Map(sorted.flatMap((c) => c.structs.map((st) => [st.name, st] as const))), inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, functionsByName: fns, modules: out.modules } };
 }

@@ -1,5 +1,6 @@
 // /subscribe (SPEC §13): graphql-ws subscriptions that re-run a query every interval, with the
 // connection authenticated by the providers of HTTP.
+import { buildClientSchema, getIntrospectionQuery, parse, validate } from 'graphql';
 import { createClient, type Client, type ExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,4 +103,25 @@ describe('/subscribe', () => {
     expect(rs.length).toBeGreaterThanOrEqual(2);
     expect(rs.at(-1)!.errors?.[0]?.message).toMatch(/^subscription ended: .*viewer/);
   });
+
+  it('is declared in the served schema, so tools validate it, and /query refuses it naming /subscribe', async () => {
+    const intro = await t.gql('{ __schema { subscriptionType { name fields { name args { name defaultValue type { name } } type { name } } } } }', undefined, { 'x-svc-secret-key': SECRET });
+    expect(intro.body.data.__schema.subscriptionType).toEqual({
+      name: 'Subscription',
+      fields: [{ name: 'query', type: { name: 'Query' }, args: [{ name: 'interval', defaultValue: '"10s"', type: { name: 'Interval' } }, { name: 'count', defaultValue: '0', type: { name: 'Int' } }] }],
+    });
+    // What a client tool does with the schema: the documented subscription validates; a typo does not.
+    const full = await t.gql(getIntrospectionQuery(), undefined, { 'x-svc-secret-key': SECRET });
+    const schema = buildClientSchema(full.body.data);
+    expect(validate(schema, parse('subscription { query(interval: "10s", count: 2) { shop_customers { id name } } }'))).toEqual([]);
+    expect(validate(schema, parse('subscription { query(interval: "10s") { shop_customers { id nope } } }')).map((e) => e.message)).toEqual([
+      'Cannot query field "nope" on type "shop_customers". Did you mean "name"?',
+    ]);
+    const viaQuery = await t.gql('subscription { query(count: 1) { shop_customers { id } } }', undefined, { 'x-svc-secret-key': SECRET });
+    expect(viaQuery.body.data ?? null).toBeNull();
+    expect(viaQuery.body.errors.map((e: { message: string; extensions: { code: string } }) => [e.extensions.code, e.message])).toEqual([
+      ['GRAPHQL_VALIDATION_FAILED', 'subscriptions are served over WebSocket on /subscribe (graphql-ws); send queries and mutations here'],
+    ]);
+  });
 });
+
