@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// The house drawn from its imports (issue 16): each folder of src/ is a layer, and an import may
-// point only to its own layer or one below. A cycle between layers, or an import running back up,
-// is reported with the file and line, and the exit status is 1. Run: `node scripts/layers.mjs`
-// (test/unit/layers.test.ts runs it in the suite). `--root <dir>` checks another tree (tests).
+// The house drawn from its imports (issues 16, 27): each folder of src/ is a layer, and an import
+// may point only to its own layer or one below. Reported with the file and line, exit status 1:
+// - an import running back up (a lower folder importing a higher one);
+// - a cycle of files (type-only imports count: they tie the files' designs together as much as a
+//   value import does, and madge, which users run, counts them too);
+// - a cycle of folders within one layer (two folders of one layer importing each other).
+// Run: `node scripts/layers.mjs` (test/unit/layers.test.ts runs it in the suite). `--root <dir>`
+// checks another tree (tests).
 //
 // The IR (src/planner/ir) is a layer of its own below both the planner and the SQL compilers:
-// frozen data the two share.
+// frozen data the two share. The planner makes IR and knows nothing of SQL; the compilers read IR;
+// statements/ caches what they compiled per operation shape and binds each request's values. Its node types refer to each other (a filter holds a sub-select, a
+// select holds filters), so it alone may keep cycles among its own files.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +25,10 @@ export const LAYERS = [
   ['auth'],
   ['permissions'],
   ['planner/ir'],
+  ['planner'],
   ['sql'],
   ['sources'],
-  ['planner'],
+  ['statements'],
   ['executor'],
   ['cache'],
   ['lineage'],
@@ -34,12 +41,8 @@ export const LAYERS = [
   ['generated'],
   ['.'],
 ];
-/**
- * Known upward imports, each with its reason; none may be added. `from -> specifier` as reported.
- * - the served schema applies teams' code-first fields (issue 20): a type import of
- *   extensions/extension-schema.ts, which belongs in pipeline/ once it no longer needs extensions/bind.ts.
- */
-export const KNOWN = new Set(['src/pipeline/schema.service.ts -> ../extensions/extension-schema.js']);
+/** Known upward imports, each with its reason (`from -> specifier` as reported); none today, none may be added. */
+export const KNOWN = new Set();
 /** A separate application (SPEC §15): imports nothing of the query service, and nothing imports it. */
 export const ISOLATED = ['secrets-server'];
 
@@ -71,18 +74,61 @@ function importsOf(text) {
   return found;
 }
 
+/** Files that may import each other in a cycle: the IR's own node types. */
+const CYCLES_ALLOWED = 'planner/ir';
+
+/** The strongly connected groups of more than one node of a graph (Tarjan), each sorted. */
+export function cyclesOf(graph) {
+  let next = 0;
+  const index = new Map(), low = new Map(), stack = [], onStack = new Set(), groups = [];
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return groups;
+}
+
+const addEdge = (graph, from, to) => {
+  if (!graph.has(from)) graph.set(from, new Set());
+  graph.get(from).add(to);
+};
+
 export function checkLayers(srcRoot) {
   const rank = new Map();
   LAYERS.forEach((units, i) => units.forEach((u) => rank.set(u, i)));
   const problems = [];
+  const files = new Map();
+  const folders = new Map();
   for (const path of sourceFiles(srcRoot)) {
     const file = relative(srcRoot, path);
     const from = unitOf(file);
+    if (!files.has(file)) files.set(file, new Set());
     for (const [spec, line] of importsOf(readFileSync(path, 'utf8'))) {
       const target = relative(srcRoot, resolve(dirname(path), spec));
       if (target.startsWith('..')) continue;
+      addEdge(files, file, target.replace(/\.js$/, '.ts'));
       const to = unitOf(target);
       if (to === from) continue;
+      if (rank.has(from) && rank.get(from) === rank.get(to)) addEdge(folders, from, to);
       const where = `src/${file}:${line} imports ${spec}`;
       if (ISOLATED.includes(from) || ISOLATED.includes(to)) {
         problems.push(`${where}: src/${ISOLATED.includes(from) ? from : to} is a separate application`);
@@ -96,6 +142,11 @@ export function checkLayers(srcRoot) {
       if (rank.get(to) > rank.get(from)) problems.push(`${where}: ${from} is below ${to}, so this import runs back up`);
     }
   }
+  for (const group of cyclesOf(files)) {
+    if (group.every((f) => unitOf(f) === CYCLES_ALLOWED)) continue;
+    problems.push(`cycle of files: ${group.map((f) => `src/${f}`).join(', ')} import each other (move what they share into one of them or a file of its own)`);
+  }
+  for (const group of cyclesOf(folders)) problems.push(`cycle of folders within one layer: ${group.join(', ')} import each other`);
   return problems;
 }
 
@@ -108,5 +159,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`\n${problems.length} import(s) break the layers (lowest first): ${LAYERS.map((l) => l.join('+')).join(' < ')}`);
     process.exit(1);
   }
-  console.log(`layers: every import of ${relative(process.cwd(), root) || '.'} points to its own layer or one below`);
+  console.log(`layers: every import of ${relative(process.cwd(), root) || '.'} points to its own layer or one below; no cycle of files (outside ${CYCLES_ALLOWED}) or of folders`);
 }

@@ -3,7 +3,6 @@ export { ResultCache, type CacheEntryOptions, type CacheStats } from './result-c
 export { cacheOptionsFromConfig, DEFAULT_PREFIX, type ResultCacheOptions } from './options.js';
 export { parseTtl } from '../shared/ttl.js';
 export { cacheKey, expandKey, hashBody, type CacheKeyParts } from './keys.js';
-export { jqCacheOptions, type JqCacheOptions } from './jq-headers.js';
 export { ResultJqCache } from './jq-adapter.js';
 export { subscribeWrites } from './writes.js';
 export { cacheMetrics } from './metrics.js';

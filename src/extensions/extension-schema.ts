@@ -8,20 +8,13 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import type { FieldStages, RootFieldTarget } from '../pipeline/field-stage.js';
-import { collectReads } from '../pipeline/in-process.js';
+import { collectReads } from '../pipeline/read-sinks.js';
+import type { SchemaExtension } from '../pipeline/schema-extension.js';
 import { markExtensionField, PARENT_KEY_PREFIX } from '../planner/extension-fields.js';
 import type { SchemaIndex } from '../schema/surface.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { BoundField } from './bind.js';
 import type { CodeFirst } from './code-first.js';
-
-/** What the schema service asks of the extensions at each rebuild (src/schema/service.ts). */
-export interface SchemaExtension {
-  /** SDL to add to a schema whose generated part is `generatedSdl`; throws on a name clash. */
-  sdl(generatedSdl: string): string;
-  /** Sets the extensions' resolvers on the built schema (before svc's field guard wraps every field). */
-  attach(schema: GraphQLSchema, index: SchemaIndex, version: number): void;
-}
 
 const ROOTS = new Set(['Query', 'Mutation']);
 

@@ -9,7 +9,7 @@ import {
 import type { RequestContext } from '../executor/request-context.js';
 import { accessOf, type AccessScope } from '../permissions/access.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
-import { byResponseKey } from '../pipeline/by-response-key.js';
+import { byResponseKey } from '../schema/by-response-key.js';
 import type { SchemaIndex } from '../schema/surface.js';
 import { ErrorCode } from '../shared/errors.js';
 import { type Entity, subgraphSdl } from './subgraph.js';

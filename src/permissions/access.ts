@@ -89,8 +89,6 @@ export interface AccessScope {
 /** `hash`: stored as a sha256 hash (API keys); `mask`: a password inside is shown as `***`. */
 export type SecretKind = 'hash' | 'mask';
 
-export const EMPTY_SCOPE: AccessScope = { owners: new Map(), systemObjects: new Set(), systemFields: new Set(), openFields: new Set(), roots: new Map(), secrets: new Map(), calls: new Map() };
-
 const scopes = new WeakMap<object, AccessScope>();
 
 /** Remembers the scope of a served schema, for code that holds only the schema (the fast path). */

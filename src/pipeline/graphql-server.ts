@@ -16,7 +16,7 @@ import type { RequestContext } from '../executor/request-context.js';
 import { CommitError } from '../executor/transactions.js';
 import { DbError } from '../executor/db-errors.js';
 import type { WriteEvents } from '../executor/write-events.js';
-import { byResponseKey } from './by-response-key.js';
+import { byResponseKey } from '../schema/by-response-key.js';
 import type { SchemaService } from './schema.service.js';
 import { ErrorCode, isLoggedCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';

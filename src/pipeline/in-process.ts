@@ -1,7 +1,6 @@
 // Runs a GraphQL operation inside the process, through the same schema, resolvers, field stages and
 // transaction handling as HTTP requests, always as a caller the context factory made: querySvc in
 // jq programs (as the request's caller), teams' Nest modules and the generated typed clients.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ExecutionResult, execute, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import type { Identity } from '../auth/identity.js';
 import { RequestContext } from '../executor/request-context.js';
@@ -11,19 +10,9 @@ import { ErrorCode, PublicError } from '../shared/errors.js';
 import { currentRequest } from '../shared/request-scope.js';
 import type { RequestContextFactory } from './context.factory.js';
 import type { RequestLimits } from './limits/cost-limit.js';
-import { byResponseKey } from './by-response-key.js';
+import { byResponseKey } from '../schema/by-response-key.js';
+import { currentReadSink } from './read-sinks.js';
 import { validateOperation, validationRules } from './validation.js';
-
-/**
- * Where the data objects an in-process operation reads go besides its own context: the field call
- * of an extension's root field, so its cached answer is tagged with them (a write drops it).
- */
-const readSinks = new AsyncLocalStorage<Set<string>>();
-
-/** Runs `fn`; every in-process operation inside it adds the objects it read to `reads`. */
-export function collectReads<T>(reads: Set<string>, fn: () => Promise<T>): Promise<T> {
-  return readSinks.run(reads, fn);
-}
 
 /** In-process callers are code, not clients: no MAX_DEPTH unless the caller's limits apply. */
 const RULES = validationRules(0);
@@ -108,7 +97,7 @@ export class InProcessClient {
     const refused = operation && limits?.check(schema, document, operation, variables, ctx.identity);
     if (refused) return { errors: [refused] };
     const result = await execute({ schema, document, variableValues: variables, operationName: request.operationName, contextValue: ctx, fieldResolver: byResponseKey });
-    const sink = readSinks.getStore();
+    const sink = currentReadSink();
     for (const r of ctx.reads) {
       reads?.add(r);
       sink?.add(r);

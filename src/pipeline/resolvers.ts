@@ -2,15 +2,13 @@
 // plan -> compile -> execute. Nested fields read the JSON the statement built, by response key.
 import { type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, getArgumentValues, getNamedType, isObjectType, responsePathAsArray } from 'graphql';
 import type { CatalogFunction, DataObject } from '../catalog/model.js';
-import type { Executor } from '../executor/executor.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { CrossSource } from '../executor/cross-source.js';
 import { type Access, type AccessScope, accessOf, forbidden, registerScope } from '../permissions/access.js';
-import type { RoleSchemas } from '../permissions/schema-filter.js';
-import { fieldVariables } from '../planner/bind.js';
+import { fieldVariables } from '../statements/bind.js';
 import { planAggregation } from '../planner/aggregate.js';
 import { planBuckets } from '../planner/buckets.js';
-import { PlanCache } from '../planner/cache.js';
+import { PlanCache } from '../statements/cache.js';
 import { aliasCounter, type PlanContext } from '../planner/context.js';
 import { planCall } from '../planner/function.js';
 import type { FilterNode } from '../planner/ir/filter.js';
@@ -26,25 +24,13 @@ import { inSpanSync } from '../shared/tracing.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { Row } from '../sources/types.js';
 import { attachCatalogIntro } from './catalog-intro.js';
-import type { FieldStages, RootFieldTarget } from './field-stage.js';
+import type { RootFieldTarget } from './field-stage.js';
+import type { ResolverDeps } from './resolver-deps.js';
 import { markReadRoot } from './fast-path/marks.js';
 import { planningWork } from './metrics.js';
 import { guardFields } from './stages/permission.js';
 import { planContext } from './plan-context.js';
 import { H3_CELL_RESOLVERS, H3_QUERY_TYPE, h3Resolver } from './h3.js';
-
-/** A system function; `access` is the caller's (the auth functions describe it). */
-export type FunctionHandler = (args: Args, ctx: RequestContext, access: Access) => Promise<unknown>;
-
-export interface ResolverDeps {
-  readonly registry: SourceRegistry;
-  readonly executor: Executor;
-  readonly functions: Readonly<Record<string, FunctionHandler>>;
-  /** Around every root field: the result cache, @stats, a team's own (src/pipeline/field-stage.ts). */
-  readonly stages: FieldStages;
-  /** Per-role schemas: `_module` / `_dataObject` answer from the caller's (catalog-intro.ts). */
-  readonly roleSchemas?: RoleSchemas;
-}
 
 function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
   const t = getNamedType(info.returnType);

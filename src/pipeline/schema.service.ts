@@ -6,9 +6,10 @@ import type { ResolvedCatalog } from '../catalog/model.js';
 import { applyExtensions } from '../catalog/extension.js';
 import type { AccessScope } from '../permissions/access.js';
 import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
-import { attachResolvers, type ResolverDeps } from './resolvers.js';
+import { attachResolvers } from './resolvers.js';
+import type { ResolverDeps } from './resolver-deps.js';
 import { attachFederation } from '../federation/entities.js';
-import type { SchemaExtension } from '../extensions/extension-schema.js';
+import type { SchemaExtension } from './schema-extension.js';
 import { type Entity, entitiesOf, federationSdl, subgraphSdl } from '../federation/subgraph.js';
 import { buildSurface, type SchemaIndex, type SystemFunction } from '../schema/surface.js';
 

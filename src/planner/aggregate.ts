@@ -12,7 +12,7 @@ import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem } from './ir/select.js';
-import { type Args, type OrderArg, rowsSelect } from './rows.js';
+import { type Args, rowsSelect } from './rows.js';
 
 const FNS: readonly AggFn[] = ['count', 'sum', 'avg', 'min', 'max', 'list', 'any', 'last', 'string_agg', 'bool_and', 'bool_or', 'union', 'extent', 'intersection'];
 

@@ -3,7 +3,7 @@ import { type ColumnField, type DataObject, isScalar, type Relation, type Scalar
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { H3_OPERATORS, h3Filter } from './h3-filter.js';
 import type { PlanContext } from './context.js';
-import type { ColumnExpr, Expr, ParamExpr } from './ir/expr.js';
+import type { ColumnExpr, Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { FromNode } from './ir/select.js';
 import { columnSql, fieldExpr } from './fields.js';

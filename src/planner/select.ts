@@ -10,7 +10,7 @@ import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject, Relation } from '../catalog/model.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { isScalar as isScalarName, type ScalarName } from '../catalog/model.js';
+import { isScalar as isScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
 import { argParam, planRowCall } from './function.js';
 import { planBuckets } from './buckets.js';

@@ -1,4 +1,5 @@
-// The default resolver of every nested field: the statement built the JSON, keyed by response key.
+// The default resolver of every nested field of the served schema: the statement built the answer
+// keyed by response key. Here, below the pipeline and federation, because both read answers so.
 import type { GraphQLFieldResolver } from 'graphql';
 
 /** Nested values are read by response key, so aliases of one field with other arguments work. */

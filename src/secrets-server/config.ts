@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { isLoopbackHost, isSafeUrl, parseListen } from './net.js';
-import { VERBS, isPrincipal } from './principals.js';
+import { VERBS, isPrincipal } from './policy-names.js';
 
 // The configuration file of seed 002 "Configuration file" and SPEC §15; every object is strict so a
 // misspelt key stops the start instead of silently weakening the policy.

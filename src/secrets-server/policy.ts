@@ -1,6 +1,7 @@
 import type { ActorConfig } from './config.js';
 import { problem } from './problem.js';
-import { allPrincipals, MANAGEMENT_VERBS, VERBS, type Identity, type Verb } from './principals.js';
+import { MANAGEMENT_VERBS, VERBS, type Verb } from './policy-names.js';
+import { allPrincipals, type Identity } from './principals.js';
 import { grantGivesUse, type Entry } from './store.js';
 import type { DelegationGrant } from './delegation.js';
 

@@ -3,17 +3,6 @@ import type { IssuerConfig } from './config.js';
 
 // Principals of seed 002 "Principals": who a verified token is, in the strings policies are written in.
 
-export const VERBS = ['use', 'create', 'update', 'delete', 'annotate', 'grant'] as const;
-export type Verb = (typeof VERBS)[number];
-export const MANAGEMENT_VERBS: readonly Verb[] = ['create', 'update', 'delete', 'annotate', 'grant'];
-
-export function isPrincipal(p: string): boolean {
-  const m = /^(subject|role|group|client):(.+)$/s.exec(p);
-  if (!m || m[2] === undefined) return false;
-  if (m[1] === 'subject') return /^.+\|.+$/s.test(m[2]);
-  return true;
-}
-
 /** A caller as verified: the token is kept only for exchange and `mint+claim://` (never logged). */
 export interface Identity {
   issuer: string;

@@ -10,7 +10,7 @@
 // cache key, as every value was before. Booleans, enums, JSON, nulls, empty strings and list
 // lengths are always part of the key: the planner branches on them.
 import {
-  type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, Kind, type OperationDefinitionNode, isEnumType, isInputObjectType, isListType, isNonNullType,
+  type FieldNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode, isEnumType, isInputObjectType, isListType, isNonNullType,
   isScalarType, typeFromAST, visit,
 } from 'graphql';
 import type { CompiledSql } from '../sql/compiler.js';

@@ -2,11 +2,11 @@
 // one parsed document per query text and schema, so the operation node is a stable key (document
 // text, operation name, schema version); within it the entry is chosen by field path, role and its
 // rules' generation, time zone, (when the role's rules read `[$auth.*]`) the user, and the
-// variable values that decide the plan (src/planner/bind.ts). A repeated request skips planning
+// variable values that decide the plan (src/statements/bind.ts). A repeated request skips planning
 // and SQL compilation entirely, whatever values its other variables hold.
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { CompiledSql } from '../sql/compiler.js';
-import type { RemoteNode } from './ir/remote.js';
+import type { RemoteNode } from '../planner/ir/remote.js';
 import { type ParamSource, type VariableShape, bindParams, paramSources, unboundPaths, valuesKey, variableShape } from './bind.js';
 
 /** A compiled read and the data objects it reads (its cache tags). */

@@ -1,6 +1,6 @@
 // The `core.auth` functions (SPEC §6): who the caller is, as the server sees it.
 import type { RequestContext } from '../executor/request-context.js';
-import type { FunctionHandler } from '../pipeline/resolvers.js';
+import type { FunctionHandler } from '../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../schema/surface.js';
 
 export const AUTH_TYPES_SDL = [

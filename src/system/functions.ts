@@ -1,7 +1,7 @@
 // System functions of the `core` module (seed 001, SPEC §11) and their handlers.
 import { printSchema } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
-import type { FunctionHandler } from '../pipeline/resolvers.js';
+import type { FunctionHandler } from '../pipeline/resolver-deps.js';
 import { compileSchema } from '../pipeline/schema.service.js';
 import type { SystemFunction } from '../schema/surface.js';
 import type { SourceRegistry } from '../sources/registry.js';

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type Config, parallelLimit } from '../config/schema.js';
-import type { FunctionHandler } from '../pipeline/resolvers.js';
+import type { FunctionHandler } from '../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../schema/surface.js';
 import { redactUrl } from '../sources/postgres/source.js';
 

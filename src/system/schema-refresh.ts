@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { Executor } from '../executor/executor.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { FieldStages } from '../pipeline/field-stage.js';
-import type { FunctionHandler } from '../pipeline/resolvers.js';
+import type { FunctionHandler } from '../pipeline/resolver-deps.js';
 import type { SchemaService } from '../pipeline/schema.service.js';
 import { Serial } from '../shared/mutex.js';
 import type { SourceRegistry } from '../sources/registry.js';

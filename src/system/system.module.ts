@@ -16,7 +16,7 @@ import { RoleGate } from '../permissions/roles.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
 import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { FieldStages } from '../pipeline/field-stage.js';
-import type { FunctionHandler } from '../pipeline/resolvers.js';
+import type { FunctionHandler } from '../pipeline/resolver-deps.js';
 import { SchemaService } from '../pipeline/schema.service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
@@ -193,6 +193,7 @@ export class NodeStop {
           invalidate: (catalog, tags) => invalidation.invalidateHere(catalog, tags),
           handler: (id) => served.handler(id),
           sharedInvalidation: () => cache.l2Ready,
+          systemSources: SYSTEM_SURFACE.sources,
         }),
       inject: [CONFIG, LOGGER, CoreStore, Lifecycle, SourceRegistry, Invalidation, ResultCache, SchemaRefresh],
     },

@@ -1,6 +1,6 @@
-// The pure helpers: value encoding (BigInt exact), parseTtl, cacheKey, jqCacheOptions.
+// The pure helpers: value encoding (BigInt exact), parseTtl, cacheKey. (/jq-query's cache headers: test/jq/cache.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { cacheKey, jqCacheOptions, parseTtl } from '../../src/cache/index.js';
+import { cacheKey, parseTtl } from '../../src/cache/index.js';
 import { decodeValue, encodeValue } from '../../src/cache/codec.js';
 import { ErrorCode, PublicError } from '../../src/shared/errors.js';
 
@@ -86,40 +86,5 @@ describe('cacheKey', () => {
     expect(cacheKey({ ...base, query: '{ other }', explicitKey: 'p:$a' })).toBe(k);
     expect(cacheKey({ ...base, variables: { a: 2 }, explicitKey: 'p:$a' })).not.toBe(k);
     expect(cacheKey({ ...base, variables: { a: '1' }, explicitKey: 'p:$a' })).not.toBe(k);
-  });
-});
-
-describe('jqCacheOptions', () => {
-  const body = { jq: '.data', query: { query: '{ a }' } };
-
-  it('is undefined without X-Svc-Cache', () => {
-    expect(jqCacheOptions({ 'x-svc-cache-key': 'k' }, body, 'viewer')).toBeUndefined();
-  });
-
-  it('reads TTL, key, tags and invalidate; the role is always appended', () => {
-    expect(jqCacheOptions({ 'x-svc-cache': '5m', 'x-svc-cache-key': 'daily', 'x-svc-cache-tags': 'a, b,,c', 'x-svc-cache-invalidate': 'true' }, body, 'viewer')).toEqual({
-      key: 'daily:viewer',
-      ttlMs: 300_000,
-      tags: ['a', 'b', 'c'],
-      invalidate: true,
-    });
-    const hashed = jqCacheOptions({ 'X-Svc-Cache': '300' }, body, 'admin')!;
-    expect(hashed.key).toMatch(/^[0-9a-f]{64}:admin$/);
-    expect(hashed).toMatchObject({ ttlMs: 300_000, tags: [], invalidate: false });
-    expect(jqCacheOptions({ 'x-svc-cache': '300' }, { ...body, jq: '.x' }, 'admin')!.key).not.toBe(hashed.key);
-  });
-
-  it('refuses bad values with 400 and a message naming the header', () => {
-    for (const [headers, name] of [
-      [{ 'x-svc-cache': 'soon' }, 'X-Svc-Cache'],
-      [{ 'x-svc-cache': '0' }, 'X-Svc-Cache'],
-      [{ 'x-svc-cache': '' }, 'X-Svc-Cache'],
-      [{ 'x-svc-cache': '60', 'x-svc-cache-invalidate': 'maybe' }, 'X-Svc-Cache-Invalidate'],
-    ] as const) {
-      const e = refusal(() => jqCacheOptions(headers, body, 'viewer'));
-      expect(e.status).toBe(400);
-      expect(e.code).toBe(ErrorCode.BadRequest);
-      expect(e.message).toContain(name);
-    }
   });
 });

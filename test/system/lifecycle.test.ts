@@ -1,7 +1,7 @@
 // Lifecycle details of seed 001: describe_data_source_schema(self: true) returns the catalog a
 // source derives from its database, and checkpoint answers for every source kind and core database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { introspectCatalog } from '../../src/sources/postgres/introspect.js';
+import { introspect } from '../../src/sources/postgres/introspect.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/pg.js';
 import { catalogDir, data, fixtureDatabase, registerSource } from '../pg/support.js';
@@ -32,7 +32,7 @@ const describeSchema = async (args: string) =>
 
 describe('describe_data_source_schema(self: true)', () => {
   it('returns the catalog SDL read from the database, the same text introspection writes', async () => {
-    const want = await introspectCatalog(`${db.url}?schema=app`, 'app', 'derived');
+    const want = (await introspect(`${db.url}?schema=app`, 'app', 'derived')).sdl;
     expect(await describeSchema('name: "derived", self: true')).toBe(want);
     expect(want).toContain('@table(name: "customers")');
   });

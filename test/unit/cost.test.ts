@@ -1,4 +1,4 @@
-// The cost model of src/http/cost-limit.ts on the benchmark's own queries (issue 15 item 5): every
+// The cost model of src/pipeline/limits/cost-limit.ts on the benchmark's own queries (issue 15 item 5): every
 // `npm run bench` workload fits inside the default limits, with the figures the model gives.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

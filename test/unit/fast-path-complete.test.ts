@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { complete, completesToItself, Incomplete } from '../../src/pipeline/fast-path/complete.js';
 import { markPlain, markReadRoot } from '../../src/pipeline/fast-path/marks.js';
 import { operationShape, type RootShape } from '../../src/pipeline/fast-path/shape.js';
-import { accessOf, EMPTY_SCOPE, UNRESTRICTED } from '../../src/permissions/access.js';
-import { byResponseKey } from '../../src/pipeline/by-response-key.js';
+import { type AccessScope, accessOf, UNRESTRICTED } from '../../src/permissions/access.js';
+import { byResponseKey } from '../../src/schema/by-response-key.js';
+
+/** A scope with no rules: what the fast path reads of it is empty here. */
+const EMPTY_SCOPE: AccessScope = { owners: new Map(), systemObjects: new Set(), systemFields: new Set(), openFields: new Set(), roots: new Map(), secrets: new Map(), calls: new Map() };
 
 const schema = buildSchema(`
   scalar JSON

@@ -14,7 +14,6 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { HttpAdapterHost } from '@nestjs/core';
 import type { ApolloServer } from '@apollo/server';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { RawHeaders } from '../../auth/request.js';
 import type { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { Serial } from '../../shared/mutex.js';

@@ -74,7 +74,7 @@ export async function answerPrepared(
 async function answerWith(
   schema: GraphQLSchema, { document, operation }: Prepared, variables: Record<string, unknown> | null | undefined, ctx: RequestContext, guard: RequestLimits,
 ): Promise<string | undefined> {
-  // As Apollo's plugins do before execution (src/http/exact-json.ts, src/http/cost-limit.ts).
+  // As Apollo's plugins do before execution (src/pipeline/exact-json.ts, src/pipeline/limits/cost-limit.ts).
   const sent = { ...(variables ?? {}) };
   if (hasBigInt(sent)) fitBigInts(schema, operation, sent);
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], sent);

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../executor/request-context.js';
 import { type AccessScope, accessOf, forbidden } from '../../permissions/access.js';
 import { maskSecret } from '../../shared/secrets.js';
 import { markPlain } from '../fast-path/marks.js';
-import { byResponseKey } from '../by-response-key.js';
+import { byResponseKey } from '../../schema/by-response-key.js';
 
 /**
  * Every field, at every depth, asks the role first (SPEC §7): a denied field answers "forbidden" at

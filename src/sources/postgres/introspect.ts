@@ -90,9 +90,3 @@ export async function introspect(target: IntrospectionTarget, schema: string, so
     await done();
   }
 }
-
-/** The SDL text only (warnings as comments at its top). */
-export async function introspectCatalog(target: IntrospectionTarget, schema: string, sourceName: string): Promise<string> {
-  return (await introspect(target, schema, sourceName)).sdl;
-}
-

@@ -2,7 +2,7 @@
 // and admin tools. Descriptions written here are stored as summarized: introspection and the
 // core.catalog views show them, and reloading the catalog keeps them.
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import type { FunctionHandler } from '../../pipeline/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import type { SourceRegistry } from '../../sources/registry.js';
 import type { Embedder } from './embedder.js';

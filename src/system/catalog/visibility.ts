@@ -68,7 +68,6 @@ function member(expr: ColumnExpr | RawSqlExpr, list: readonly string[]): FilterN
   return { kind: 'sql', expr: { kind: 'raw', parts: ['(', ...(expr.kind === 'raw' ? expr.parts : [expr]), ') IN (SELECT unnest(', { kind: 'param', value: list, scalar: 'String', list: true }, '))'] } };
 }
 
-const or = (items: FilterNode[]): FilterNode => ({ kind: 'or', items });
 const and = (items: FilterNode[]): FilterNode => ({ kind: 'and', items });
 
 /**

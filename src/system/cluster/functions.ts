@@ -2,7 +2,7 @@
 // forwarded there from a worker) and the internal broadcast mutations, which only a caller holding
 // the cluster secret may run.
 import type { RequestContext } from '../../executor/request-context.js';
-import type { FunctionHandler } from '../../pipeline/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { argTypes, CLUSTER_SECRET_HEADER } from './client.js';

@@ -6,12 +6,11 @@
 import { hostname } from 'node:os';
 import type { Config } from '../../config/schema.js';
 import { parseBind } from '../../config/load.js';
-import type { FunctionHandler } from '../../pipeline/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { Logger } from '../../shared/logger.js';
 import { Serial } from '../../shared/mutex.js';
 import type { SourceRegistry } from '../../sources/registry.js';
 import { nodeVersion } from '../info.js';
-import { SYSTEM_SURFACE } from '../modules.js';
 import type { Lifecycle, OperationResult } from '../lifecycle.js';
 import { callNode } from './client.js';
 import type { ClusterStore, DesiredSources } from './store.js';
@@ -26,6 +25,8 @@ export interface LocalActions {
   handler(id: string): FunctionHandler | undefined;
   /** Whether cache invalidations already reach every node through the shared Redis (L2). */
   sharedInvalidation(): boolean;
+  /** svc's own system sources (core and its modules): every node serves them, so the cluster never tracks them. */
+  readonly systemSources: ReadonlySet<string>;
 }
 
 interface NodeOutcome {
@@ -70,7 +71,7 @@ export class ClusterService {
     if (this.role === 'management') {
       // Sources loaded at start (declared ones, registered ones) become part of the cluster's state
       // without forcing workers to reload what they already serve.
-      const names = this.registry.catalogs().map((c) => c.source.name).filter((n) => !SYSTEM_SURFACE.sources.has(n));
+      const names = this.registry.catalogs().map((c) => c.source.name).filter((n) => !this.local.systemSources.has(n));
       const loaded = Object.fromEntries(names.map((n) => [n, 'loaded' as const]));
       await this.store.setDesired(loaded, false);
     } else {

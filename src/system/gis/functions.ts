@@ -5,7 +5,7 @@ import {
   cellToBoundary, cellsToMultiPolygon, compactCells, getHexagonAreaAvg, getHexagonEdgeLengthAvg, getResolution, gridPathCells, isValidCell,
   latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCells, polygonToCellsExperimental, UNITS, uncompactCells,
 } from 'h3-js';
-import type { FunctionHandler } from '../../pipeline/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseGeometry } from '../../shared/geo/codec.js';

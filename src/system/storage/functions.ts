@@ -1,7 +1,7 @@
 // `core.storage` operations (seed 001, SPEC §11): registering object storages and listing files.
 // `ls` answers name, size and modification time from the listing; `content` is read only when
 // selected (a thenable that starts the read when graphql-js awaits it), within a byte budget per call.
-import type { FunctionHandler } from '../../pipeline/resolvers.js';
+import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { StorageFiles } from './files.js';
