@@ -15,7 +15,7 @@ import { WriteEvents } from './executor/write-events.js';
 import { RoleSchemas } from './permissions/schema-filter.js';
 import { NodeModule } from './system/node.module.js';
 import { NodeStop } from './system/system.module.js';
-import { createGraphqlServer, formatError } from './pipeline/graphql-server.js';
+import { createGraphqlServer } from './pipeline/graphql-server.js';
 import { jqFieldsPlugin } from './jq/apollo-plugin.js';
 import { InProcessClient } from './pipeline/in-process.js';
 import { SchemaService } from './pipeline/schema.service.js';
@@ -26,7 +26,9 @@ import { QueryController } from './http/query.controller.js';
 import { IpcController } from './http/ipc/ipc.controller.js';
 import { IpcSocketServer } from './http/ipc/ipc.socket.js';
 import { SubscriptionServer } from './http/subscribe/subscribe.server.js';
-import { APOLLO } from './pipeline/tokens.js';
+import { APOLLO, LIMITS } from './pipeline/tokens.js';
+import { OperationRunner } from './pipeline/run-operation.js';
+import type { RequestLimits } from './pipeline/limits/cost-limit.js';
 import type { Logger } from './shared/logger.js';
 import { ExtensionsModule } from './extensions/extensions.module.js';
 import { McpModule } from './mcp/mcp.module.js';
@@ -67,18 +69,23 @@ export class AppModule {
         ...(config.MCP_ENABLED ? [McpModule] : []),
         ...(imports ?? []),
       ],
-      exports: [APOLLO],
+      exports: [APOLLO, OperationRunner],
       controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : []), ...(OidcLogin.configured(config.auth.oidc) ? [OidcLoginController] : [])],
       providers: [
         {
           provide: APOLLO,
-          useFactory: (schema: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, jq: JqEngine, client: InProcessClient) => {
-            const format = formatError(log);
+          useFactory: (schema: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, jq: JqEngine, client: InProcessClient, limits: RequestLimits) => {
             // jq() fields are transformed once the whole result exists (SPEC §8), querySvc as the caller.
-            const jqFields = jqFieldsPlugin({ engine: jq, client, formatError: (e) => format(e.toJSON(), e) });
-            return createGraphqlServer(config, schema, writes, roleSchemas, log, [jqFields]);
+            const jqFields = jqFieldsPlugin({ engine: jq, client });
+            return createGraphqlServer(config, schema, writes, roleSchemas, log, limits, [jqFields]);
           },
-          inject: [SchemaService, WriteEvents, RoleSchemas, JqEngine, InProcessClient],
+          inject: [SchemaService, WriteEvents, RoleSchemas, JqEngine, InProcessClient, LIMITS],
+        },
+        {
+          // The one place an operation is run (src/pipeline/run-operation.ts); every entry point calls it.
+          provide: OperationRunner,
+          useFactory: (apollo: ApolloServer<RequestContext>, limits: RequestLimits, schema: SchemaService) => new OperationRunner(apollo, limits, schema, config),
+          inject: [APOLLO, LIMITS, SchemaService],
         },
         Shutdown,
         SubscriptionServer,

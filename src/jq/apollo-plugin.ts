@@ -2,7 +2,6 @@
 // request's caller: its zone for the time functions, its role for querySvc (SPEC §8). The app adds
 // it to Apollo's plugins after the response plugin (src/app.module.ts).
 import type { ApolloServerPlugin, GraphQLRequestContextWillSendResponse } from '@apollo/server';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import type { InProcessClient } from '../pipeline/in-process.js';
 import type { JqEngine } from './engine.js';
@@ -11,10 +10,8 @@ import { applyJqFields } from './fields.js';
 
 export interface JqFieldsPluginDeps {
   readonly engine: JqEngine;
-  /** Runs querySvc as the request's caller. */
+  /** Runs querySvc as the request's caller (its answers formatted as /query's). */
   readonly client: InProcessClient;
-  /** How /query formats errors, for querySvc answers (graphql-server.ts `formatError`). */
-  readonly formatError?: (error: GraphQLError) => GraphQLFormattedError;
 }
 
 export function jqFieldsPlugin(deps: JqFieldsPluginDeps): ApolloServerPlugin<RequestContext> {
@@ -31,7 +28,7 @@ export function jqFieldsPlugin(deps: JqFieldsPluginDeps): ApolloServerPlugin<Req
             operationName: rc.operationName,
             variables: rc.request.variables,
             engine: deps.engine,
-            context: { identity: caller.identity, timezone: caller.timezone, querySvc: deps.client.querySvc(caller, deps.formatError ? { formatError: deps.formatError } : {}) },
+            context: { identity: caller.identity, timezone: caller.timezone, querySvc: deps.client.querySvc(caller) },
           });
         },
       };

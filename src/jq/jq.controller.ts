@@ -1,18 +1,15 @@
 // POST /jq-query (seed 000 "/jq-query behaviour", SPEC §1 and §8): authenticate as /query does, run
-// the GraphQL request through Apollo (the same complete response /query gives), then the jq
+// the GraphQL request as /query does (src/pipeline/run-operation.ts: the same complete response), then the jq
 // expression on that whole response; the jq result is the body. Failures are `{error: "..."}`.
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
-import { type ApolloServer, HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import type { Config } from '../config/schema.js';
 import { CONFIG } from '../config/tokens.js';
 import { RequestContextFactory } from '../pipeline/context.factory.js';
-import { formatError } from '../pipeline/graphql-server.js';
 import { InProcessClient } from '../pipeline/in-process.js';
-import { refusalBody, type RequestLimits } from '../pipeline/limits/cost-limit.js';
-import { APOLLO, LIMITS } from '../pipeline/tokens.js';
+import { OperationRunner } from '../pipeline/run-operation.js';
 import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
@@ -57,8 +54,7 @@ export class JqController {
   constructor(
     @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
     @Inject(InProcessClient) private readonly client: InProcessClient,
-    @Inject(APOLLO) private readonly apollo: ApolloServer<RequestContext>,
-    @Inject(LIMITS) private readonly limits: RequestLimits,
+    @Inject(OperationRunner) private readonly operations: OperationRunner,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(JqEngine) private readonly engine: JqEngine,
@@ -93,7 +89,7 @@ export class JqController {
       if (hit !== undefined) return { status: 200, body: hit };
     }
     const reads = request.reads;
-    const context: JqContext = { identity, timezone, querySvc: this.client.querySvc(request, { reads, formatError: this.formatError() }) };
+    const context: JqContext = { identity, timezone, querySvc: this.client.querySvc(request, { reads }) };
     const variables = (await applyJqVariable(body.query.variables ?? undefined, this.engine, context)) ?? undefined;
     const { variables: _sent, ...query } = body.query;
     // The variables the programs of this request read count as used (src/pipeline/validation.ts).
@@ -110,24 +106,11 @@ export class JqController {
     return { status: 200, body: result.text };
   }
 
-  /** Runs the GraphQL request through Apollo; returns the response text, or fails as /query would. */
+  /** Runs the GraphQL request as /query does; returns the response text, or fails as /query would. */
   private async execute(req: FastifyRequest, context: RequestContext, query: JqQueryBody['query']): Promise<string> {
-    const tooDeep = this.limits.before?.(query.query, query.variables, context.identity);
-    if (tooDeep) return refusalBody(tooDeep);
-    const headers = new HeaderMap();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     // The rules of /query under application/json (SPEC §1): validation errors are a 200 response
     // with `errors`, which jq receives; only a malformed request is refused.
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json');
-    const response = await this.apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers, search: '', body: query },
-      context: async () => context,
-    });
-    let text = '';
-    if (response.body.kind === 'complete') text = response.body.string;
-    else for await (const chunk of response.body.asyncIterator) text += chunk;
-    const status = response.status ?? 200;
+    const { status, text } = await this.operations.run(context, { headers: req.headers, body: query, json: true });
     if (status >= 400) {
       let message = status >= 500 ? 'internal server error' : 'invalid GraphQL request';
       try {
@@ -163,10 +146,5 @@ export class JqController {
     if (e instanceof PublicError) return { status: e.status === 200 ? 400 : e.status, message: e.message };
     this.log.error({ err: e }, '/jq-query failed');
     return { status: 500, message: 'internal server error' };
-  }
-
-  private formatError() {
-    const format = formatError(this.log);
-    return (error: import('graphql').GraphQLError) => format(error.toJSON(), error);
   }
 }

@@ -26,6 +26,14 @@ export interface CallerOptions {
   readonly timezone?: string;
 }
 
+/** The headers that override the identity (seed 000), for the secret key's callers only. */
+const OVERRIDE_HEADERS = ['x-svc-role', 'x-svc-user-id', 'x-svc-user-name'] as const;
+
+export interface HeaderOptions {
+  /** What a caller other than the secret key's sending identity override headers gets: ignored (requests) or refused (subscriptions). */
+  readonly overrides?: 'ignore' | 'refuse';
+}
+
 export class RequestContextFactory {
   private readonly defaultZone: string;
 
@@ -38,9 +46,18 @@ export class RequestContextFactory {
     this.defaultZone = requestTimeZone({}, config.DB_TIMEZONE);
   }
 
-  /** An HTTP request's caller, from its headers (credentials, X-Svc-Timezone / Time-Zone). */
-  async fromHeaders(headers: RawHeaders, endpoint: string): Promise<RequestContext> {
+  /**
+   * An HTTP request's or a connection's caller, from its headers (credentials, X-Svc-Timezone /
+   * Time-Zone). Identity override (`x-svc-role`, `x-svc-user-id`, `x-svc-user-name`) is the secret
+   * key's alone (seed 000 "Secret key"): a request from anyone else ignores those headers, a
+   * subscription connection (`overrides: 'refuse'`: /subscribe, the /ipc WebSocket) is refused.
+   */
+  async fromHeaders(headers: RawHeaders, endpoint: string, options: HeaderOptions = {}): Promise<RequestContext> {
     const identity = await this.identities.identify(headers);
+    if (options.overrides === 'refuse' && identity.authType !== 'impersonation' && OVERRIDE_HEADERS.some((h) => headers[h] !== undefined)) {
+      metrics.authFailures.inc({ reason: 'override_refused' });
+      throw new PublicError(ErrorCode.Forbidden, `identity override (${OVERRIDE_HEADERS.join(', ')}) needs the secret key`, 403);
+    }
     return this.forCaller(identity, { endpoint, headers });
   }
 

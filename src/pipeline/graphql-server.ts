@@ -13,8 +13,8 @@ import { accessOf } from '../permissions/access.js';
 import type { RoleSchemas } from '../permissions/schema-filter.js';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
-import { CommitError } from '../executor/transactions.js';
 import { DbError } from '../executor/db-errors.js';
+import { finishWrites } from './commit.js';
 import type { WriteEvents } from '../executor/write-events.js';
 import { byResponseKey } from '../schema/by-response-key.js';
 import type { SchemaService } from './schema.service.js';
@@ -24,7 +24,7 @@ import type { Logger } from '../shared/logger.js';
 import { fastPathPlugin } from './fast-path/plugin.js';
 import { planningWork } from './metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
-import { costPlugin, requestGuard } from './limits/cost-limit.js';
+import { costPlugin, type RequestLimits } from './limits/cost-limit.js';
 import { exactIntegersPlugin } from './exact-json.js';
 import { apolloStudio } from './apollo-studio.js';
 import { Safelist } from './safelist.js';
@@ -92,19 +92,10 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
           const result = body.singleResult;
           const tx = rc.contextValue.transactions;
           if (tx.active) {
-            const ok = !result.errors?.length;
-            try {
-              await tx.end(ok);
-            } catch (e) {
-              log.error({ err: e instanceof CommitError ? e.cause : e, source: e instanceof CommitError ? e.source : undefined }, 'commit failed');
-              const message = e instanceof CommitError ? e.message : 'the transaction could not be committed; nothing was written';
-              result.errors = [...(result.errors ?? []), { message, extensions: { code: ErrorCode.QueryFailed } }];
-              // Sources committed before the failing one did change: their cached reads must go.
-              if (e instanceof CommitError && e.committed.length) writes.committed(rc.contextValue.written);
-            }
+            const failed = await finishWrites(rc.contextValue, !result.errors?.length, writes, log);
+            if (failed) result.errors = [...(result.errors ?? []), failed];
             // An error before the commits rolls every source back, so no partial data is reported (SPEC §4.3).
             if (result.errors?.length) result.data = null;
-            else writes.committed(rc.contextValue.written);
           }
           if (!('data' in result)) result.data = null;
           result.extensions ??= {};
@@ -195,11 +186,12 @@ class SafelistedApolloServer extends ApolloServer<RequestContext> {
 
 export async function createGraphqlServer(
   config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger,
+  /** The request limits (LIMITS): the one object every entry point applies. */
+  guard: RequestLimits,
   /** Plugins of features above the pipeline (jq's jq() fields), run after svc's own. */
   extraPlugins: readonly ApolloServerPlugin<RequestContext>[] = [],
 ): Promise<ApolloServer<RequestContext>> {
   const format = formatError(log);
-  const guard = requestGuard(config);
   const studio = apolloStudio(config, schemas, log);
   const safelist = config.PERSISTED_QUERIES_ONLY ? Safelist.load(config.PERSISTED_QUERIES_MANIFEST) : undefined;
   if (safelist) log.info({ operations: safelist.size, manifest: config.PERSISTED_QUERIES_MANIFEST }, 'svc: only persisted queries are served');

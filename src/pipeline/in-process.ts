@@ -1,17 +1,17 @@
 // Runs a GraphQL operation inside the process, through the same schema, resolvers, field stages and
 // transaction handling as HTTP requests, always as a caller the context factory made: querySvc in
 // jq programs (as the request's caller), teams' Nest modules and the generated typed clients.
-import { type ExecutionResult, execute, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, getOperationAST, parse } from 'graphql';
+import { type ExecutionResult, execute, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, getOperationAST, parse } from 'graphql';
 import type { Identity } from '../auth/identity.js';
 import { RequestContext } from '../executor/request-context.js';
 import type { WriteEvents } from '../executor/write-events.js';
 import type { SchemaService } from './schema.service.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
-import { currentRequest } from '../shared/request-scope.js';
 import type { RequestContextFactory } from './context.factory.js';
 import type { RequestLimits } from './limits/cost-limit.js';
 import { byResponseKey } from '../schema/by-response-key.js';
 import { currentReadSink } from './read-sinks.js';
+import { finishWrites } from './commit.js';
+import type { Logger } from '../shared/logger.js';
 import { validateOperation, validationRules } from './validation.js';
 
 /** In-process callers are code, not clients: no MAX_DEPTH unless the caller's limits apply. */
@@ -26,7 +26,7 @@ export interface OperationRequest {
 /**
  * Who an in-process operation runs as: a context the factory made (a request's caller), an
  * identity (role gate, access and the configured zone apply), or `'system'`, asked for by name.
- * Omitted: the caller of the request being served; outside any request, the system identity.
+ * Always named: a typed client finds the request's caller itself and refuses without one.
  */
 export type Caller = RequestContext | Identity | 'system';
 
@@ -40,6 +40,13 @@ export class InProcessClient {
     private readonly contexts: RequestContextFactory,
     /** The limits of /query (src/pipeline/limits/cost-limit.ts), applied to limited callers. */
     private readonly limits: RequestLimits,
+    /**
+     * /query's error formatter (graphql-server.ts `formatError`): what a jq program's querySvc reads is
+     * masked as a client's answer is, whichever way the program came in (`_jq`, /jq-query, jq() fields).
+     */
+    private readonly format: (e: GraphQLError) => GraphQLFormattedError,
+    /** Where a failed commit is logged (as for /query). */
+    private readonly log: Logger,
   ) {}
 
   /** The schema served now (what a typed client's selection is checked against). */
@@ -53,7 +60,7 @@ export class InProcessClient {
   }
 
   /** One operation as `caller`; GraphQL errors are in the result, as /query reports them. */
-  async execute(request: OperationRequest, caller?: Caller, reads?: Set<string>): Promise<ExecutionResult> {
+  async execute(request: OperationRequest, caller: Caller, reads?: Set<string>): Promise<ExecutionResult> {
     return this.run(await this.contextOf(caller), request, reads);
   }
 
@@ -61,22 +68,15 @@ export class InProcessClient {
    * querySvc of a jq program (SPEC §8): each call is a new operation of the same caller (zone,
    * role, limits); the objects read join `reads` (the tags of a cached /jq-query answer).
    */
-  querySvc(caller: RequestContext, options: { reads?: Set<string>; formatError?: (e: GraphQLError) => GraphQLFormattedError } = {}): QueryRunner {
-    return async (query, variables) => responseBody(await this.run(this.contexts.derive(caller), { query, variables }, options.reads), options.formatError);
+  querySvc(caller: RequestContext, options: { reads?: Set<string> } = {}): QueryRunner {
+    // Errors without a code get Apollo's (INTERNAL_SERVER_ERROR) first, so the formatter masks them as on /query.
+    return async (query, variables) => responseBody(await this.run(this.contexts.derive(caller), { query, variables }, options.reads), (e) => this.format(coded(e, 'INTERNAL_SERVER_ERROR')));
   }
 
-  private async contextOf(caller: Caller | undefined): Promise<RequestContext> {
+  private async contextOf(caller: Caller): Promise<RequestContext> {
     if (caller === 'system') return this.contexts.system();
     if (caller instanceof RequestContext) return this.contexts.derive(caller);
-    if (caller) return this.contexts.forCaller(caller);
-    const current = this.contexts.current();
-    if (current) return this.contexts.derive(current);
-    // Inside a request svc did not identify (a team's route without SvcGuard), acting as the
-    // system would hand an anonymous caller everything: refuse instead.
-    if (currentRequest()) {
-      throw new PublicError(ErrorCode.Internal, 'an in-process query ran inside a request svc has not identified: guard the route with SvcGuard, or name the caller (as(...))');
-    }
-    return this.contexts.system();
+    return this.contexts.forCaller(caller);
   }
 
   private async run(ctx: RequestContext, request: OperationRequest, reads?: Set<string>): Promise<ExecutionResult> {
@@ -89,10 +89,10 @@ export class InProcessClient {
     try {
       document = parse(request.query, limits?.maxTokens ? { maxTokens: limits.maxTokens } : undefined);
     } catch (e) {
-      return { errors: [e as GraphQLError] };
+      return { errors: [coded(e as GraphQLError, 'GRAPHQL_PARSE_FAILED')] };
     }
     const errors = validateOperation(schema, document, limits ? [...RULES, ...limits.rules] : RULES, variables);
-    if (errors.length) return { errors };
+    if (errors.length) return { errors: errors.map((e) => coded(e, 'GRAPHQL_VALIDATION_FAILED')) };
     const operation = getOperationAST(document, request.operationName);
     const refused = operation && limits?.check(schema, document, operation, variables, ctx.identity);
     if (refused) return { errors: [refused] };
@@ -103,13 +103,24 @@ export class InProcessClient {
       sink?.add(r);
     }
     if (ctx.transactions.active) {
+      // The same end as /query's (src/pipeline/commit.ts): a failed commit is an error of the answer,
+      // and sources that committed before it drop their cached reads.
       const ok = !result.errors?.length;
-      await ctx.transactions.end(ok);
+      const failed = await finishWrites(ctx, ok, this.writes, this.log);
+      if (failed) return { ...result, data: null, errors: [...(result.errors ?? []), new GraphQLError(failed.message, { extensions: failed.extensions })] };
       if (!ok) return { ...result, data: null };
-      this.writes.committed(ctx.written);
     }
     return result;
   }
+}
+
+/**
+ * `error` with `code` when it has none: the codes Apollo gives on /query (a parse or validation
+ * failure, else INTERNAL_SERVER_ERROR), which the one error formatter reads to mask internal errors.
+ */
+function coded(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code) return error;
+  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, code } });
 }
 
 /** The response shape of /query (SPEC §1) for an in-process execution result. */

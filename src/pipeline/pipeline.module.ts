@@ -14,6 +14,8 @@ import { PermissionService } from '../permissions/service.js';
 import { RequestContextFactory } from './context.factory.js';
 import { FieldStageDiscovery, FieldStages } from './field-stage.js';
 import { InProcessClient } from './in-process.js';
+import { formatError } from './graphql-server.js';
+import { LOGGER, type Logger } from '../shared/logger.js';
 import { requestGuard, type RequestLimits } from './limits/cost-limit.js';
 import { SchemaService } from './schema.service.js';
 import { CacheStage } from './stages/cache.stage.js';
@@ -33,8 +35,11 @@ import { LIMITS } from './tokens.js';
     },
     {
       provide: InProcessClient,
-      useFactory: (schemas: SchemaService, writes: WriteEvents, contexts: RequestContextFactory, limits: RequestLimits) => new InProcessClient(schemas, writes, contexts, limits),
-      inject: [SchemaService, WriteEvents, RequestContextFactory, LIMITS],
+      useFactory: (schemas: SchemaService, writes: WriteEvents, contexts: RequestContextFactory, limits: RequestLimits, log: Logger) => {
+        const format = formatError(log);
+        return new InProcessClient(schemas, writes, contexts, limits, (e) => format(e.toJSON(), e), log);
+      },
+      inject: [SchemaService, WriteEvents, RequestContextFactory, LIMITS, LOGGER],
     },
     SvcGuard,
     // Around every root field, outermost first: @stats, the result cache, then the field stages of

@@ -2,6 +2,7 @@
 // commit one by one in the order the request first used them. A commit that fails (here a deferred
 // foreign key, checked only at COMMIT) rolls back the sources after it and names those committed before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessClient } from '../../src/pipeline/in-process.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/pg.js';
 import { catalogDir, data, registerSource } from './support.js';
@@ -14,7 +15,8 @@ beforeAll(async () => {
   await db.exec(`CREATE TABLE parents (id integer PRIMARY KEY);
     CREATE TABLE kids (id integer PRIMARY KEY, parent_id integer REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED);
     INSERT INTO parents VALUES (1);`);
-  t = await startApp();
+  // The result cache on: a partial commit must drop the cached reads of the source that committed.
+  t = await startApp({ CACHE_L1_ENABLED: 'true' });
   const catalog = catalogDir('type parents @table(name: "parents") {\n  id: Int! @pk\n}\ntype kids @table(name: "kids") {\n  id: Int! @pk\n  parent_id: Int\n}\n');
   expect((await registerSource(t, { name: 'fam', path: db.url, catalog })).success).toBe(true);
 });
@@ -53,5 +55,31 @@ describe('commits in request order', () => {
     expect(r.body).toEqual({ data: { core: { insert_roles: { name: 'commit_c' } }, insert_fam_kids: { id: 12 } }, extensions: {} });
     expect(await kids()).toEqual([{ id: 12 }]);
     expect(await roles()).toEqual([{ name: 'commit_b' }, { name: 'commit_c' }]);
+  });
+
+  it('every entry point ends a partial commit alike (issue 27): /query, /jq-query and the in-process client', async () => {
+    const mutation = (name: string, id: number) => `mutation { core { insert_roles(data: {name: "${name}", description: "x"}) { name } } insert_fam_kids(data: {id: ${id}, parent_id: 99}) { id } }`;
+    const error = { message: 'the writes to "fam" could not be committed and were rolled back, as were those to the sources after it; the writes to "core" had already been committed', extensions: { code: 'QUERY_FAILED' } };
+    const CACHED = '{ core { roles(filter: {name: {like: "commit_e%"}}, order_by: [{field: "name"}]) @cache(ttl: 300) { name } } }';
+    const cached = async () => ((await t.gql(CACHED)).body.data.core.roles as { name: string }[]).map((r) => r.name);
+    const client = t.app.get(InProcessClient);
+    const ways: [string, (m: string) => Promise<unknown>][] = [
+      ['/query', async (m) => (await t.gql(m)).body],
+      ['/jq-query', async (m) => JSON.parse((await t.request({ method: 'POST', url: '/jq-query', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ jq: '.', query: { query: m } }) })).text)],
+      ['in-process', async (m) => {
+        const r = await client.execute({ query: m }, 'system');
+        return { data: r.data ?? null, errors: r.errors?.map((e) => ({ message: e.message, extensions: e.extensions })), extensions: {} };
+      }],
+    ];
+    const names: string[] = [];
+    for (const [i, [way, run]] of ways.entries()) {
+      await cached(); // a cached read of the source that will commit
+      const name = `commit_e${i}`;
+      names.push(name);
+      expect(await run(mutation(name, 30 + i)), way).toEqual({ data: null, errors: [error], extensions: {} });
+      // The committed source's cached reads were dropped: the read sees the role just written.
+      expect(await cached(), way).toEqual(names);
+    }
+    expect(await kids()).toEqual([{ id: 12 }]);
   });
 });

@@ -1,17 +1,13 @@
 // POST /ipc (SPEC §13): the same request as /query — same credentials, role, endpoint rule
 // (`_endpoints` `/ipc`), limits and time zone — answered as multipart/mixed with Arrow IPC streams.
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
-import type { ApolloServer } from '@apollo/server';
-import { HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import type { RequestLimits } from '../../pipeline/limits/cost-limit.js';
 import { SchemaService } from '../../pipeline/schema.service.js';
 import { LOGGER, type Logger } from '../../shared/logger.js';
 import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { sendFailure } from '../errors.js';
-import { APOLLO, LIMITS } from '../../pipeline/tokens.js';
+import { OperationRunner } from '../../pipeline/run-operation.js';
 import { writeAnswer } from './answer.js';
 import { BOUNDARY, MultipartWriter } from './multipart.js';
 import { type IpcOutcome, type IpcRequest, runIpc } from './runner.js';
@@ -19,9 +15,8 @@ import { type IpcOutcome, type IpcRequest, runIpc } from './runner.js';
 @Controller()
 export class IpcController {
   constructor(
-    @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
+    @Inject(OperationRunner) readonly operations: OperationRunner,
     @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
-    @Inject(LIMITS) readonly limits: RequestLimits,
     @Inject(SchemaService) readonly schemas: SchemaService,
     @Inject(LOGGER) readonly log: Logger,
   ) {}
@@ -34,9 +29,7 @@ export class IpcController {
         throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
       }
       const context = await this.contexts.fromHeaders(req.headers, '/ipc');
-      const headers = new HeaderMap();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-      outcome = await runIpc(this.apollo, this, context, (req.body ?? {}) as IpcRequest, headers);
+      outcome = await runIpc(this, context, (req.body ?? {}) as IpcRequest, req.headers);
     } catch (e) {
       return sendFailure(reply, e, this.log);
     }

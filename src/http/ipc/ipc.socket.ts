@@ -12,20 +12,18 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { ApolloServer } from '@apollo/server';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { Serial } from '../../shared/mutex.js';
 import type { Config } from '../../config/schema.js';
 import { CONFIG } from '../../config/tokens.js';
-import type { RequestLimits } from '../../pipeline/limits/cost-limit.js';
 import { SchemaService } from '../../pipeline/schema.service.js';
 import { LOGGER, type Logger } from '../../shared/logger.js';
 import { RequestContextFactory } from '../../pipeline/context.factory.js';
 import { MIN_INTERVAL_MS } from '../subscribe/operation.js';
 import { parseDurationMs } from '../../shared/duration.js';
-import { APOLLO, LIMITS } from '../../pipeline/tokens.js';
+import { OperationRunner } from '../../pipeline/run-operation.js';
 import { writeAnswer } from './answer.js';
 import type { PartSink } from './multipart.js';
 import { runIpc } from './runner.js';
@@ -120,7 +118,7 @@ class IpcSession {
       case 'connection_init':
         for (const [k, v] of Object.entries(m.payload ?? {})) if (typeof v === 'string') this.headers[k.toLowerCase()] = v;
         try {
-          await this.server.contexts.fromHeaders(this.headers, '/ipc');
+          await this.server.contexts.fromHeaders(this.headers, '/ipc', { overrides: 'refuse' });
           return this.send({ type: 'connection_ack' });
         } catch (e) {
           return this.ws.close(4403, e instanceof PublicError ? e.message.slice(0, 120) : 'forbidden');
@@ -152,13 +150,13 @@ class IpcSession {
       if (stop.aborted) return false;
       let context: RequestContext;
       try {
-        context = await this.server.contexts.fromHeaders(this.headers, '/ipc');
+        context = await this.server.contexts.fromHeaders(this.headers, '/ipc', { overrides: 'refuse' });
       } catch (e) {
         this.send({ type: 'error', id, errors: refusal(e) });
         return false;
       }
       const body = { query: m.query, ...(m.variables ? { variables: m.variables } : {}), ...(m.operationName ? { operationName: m.operationName } : {}) };
-      const outcome = await runIpc(this.server.apollo, this.server, context, body);
+      const outcome = await runIpc(this.server, context, body);
       if (outcome.kind === 'json') {
         this.send({ type: 'error', id, errors: (JSON.parse(outcome.text) as { errors?: unknown[] }).errors ?? [] });
         return false;
@@ -195,9 +193,8 @@ export class IpcSocketServer implements OnApplicationBootstrap, OnApplicationShu
 
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
-    @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
+    @Inject(OperationRunner) readonly operations: OperationRunner,
     @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
-    @Inject(LIMITS) readonly limits: RequestLimits,
     @Inject(SchemaService) readonly schemas: SchemaService,
     @Inject(LOGGER) readonly log: Logger,
     @Inject(CONFIG) private readonly config: Config,

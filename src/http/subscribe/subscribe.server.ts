@@ -6,26 +6,23 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { ApolloServer } from '@apollo/server';
-import { HeaderMap } from '@apollo/server';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { RawHeaders } from '../../auth/request.js';
-import type { Identity } from '../../auth/identity.js';
-import { RequestContext } from '../../executor/request-context.js';
+import type { RequestContext } from '../../executor/request-context.js';
 import { PublicError } from '../../shared/errors.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { Config } from '../../config/schema.js';
 import { CONFIG } from '../../config/tokens.js';
-import type { RequestLimits } from '../../pipeline/limits/cost-limit.js';
 import { SchemaService } from '../../pipeline/schema.service.js';
 import { RequestContextFactory } from '../../pipeline/context.factory.js';
-import { APOLLO, LIMITS } from '../../pipeline/tokens.js';
+import { OperationRunner } from '../../pipeline/run-operation.js';
 import { type PeriodicQuery, periodicQuery } from './operation.js';
 
 export const SUBSCRIBE_PATH = '/subscribe';
-const OVERRIDES = ['x-svc-role', 'x-svc-user-id', 'x-svc-user-name'];
+/** A subscription refuses identity override from callers other than the secret key (seed 000). */
+const CONNECTION = { overrides: 'refuse' } as const;
 
 /** What graphql-ws keeps per connection beside its own `socket` and `request`: the caller's headers. */
 type Connection = Record<PropertyKey, unknown> & { headers?: RawHeaders };
@@ -53,9 +50,8 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
 
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
-    @Inject(APOLLO) readonly apollo: ApolloServer<RequestContext>,
+    @Inject(OperationRunner) private readonly operations: OperationRunner,
     @Inject(RequestContextFactory) readonly contexts: RequestContextFactory,
-    @Inject(LIMITS) private readonly limits: RequestLimits,
     @Inject(SchemaService) private readonly schemas: SchemaService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
@@ -73,10 +69,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
         onConnect: async (ctx) => {
           const headers = headersOf(ctx.connectionParams, ctx.extra.request);
           try {
-            const identity = await this.identify(headers);
-            // Identity override is the secret key's alone (seed 000): for others it is refused, not ignored.
-            const overrides = OVERRIDES.some((h) => headers[h] !== undefined);
-            if (overrides && identity.authType !== 'impersonation') return false;
+            await this.contexts.fromHeaders(headers, SUBSCRIBE_PATH, CONNECTION);
             ctx.extra.headers = headers;
             return true;
           } catch {
@@ -110,10 +103,6 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
     this.wss?.close();
   }
 
-  private async identify(headers: RawHeaders): Promise<Identity> {
-    return (await this.contexts.fromHeaders(headers, SUBSCRIBE_PATH)).identity;
-  }
-
   /** One result per interval; ends after `count`, when the client leaves, or when the caller may no longer ask. */
   private async *ticks(p: PeriodicQuery, headers: RawHeaders, variables: Record<string, unknown>): AsyncGenerator<ExecutionResult> {
     const stop = new AbortController();
@@ -123,7 +112,7 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
         let context: RequestContext;
         try {
           // Every tick asks again: an expired token, a disabled role or a revoked key ends it here.
-          context = await this.contexts.fromHeaders(headers, SUBSCRIBE_PATH);
+          context = await this.contexts.fromHeaders(headers, SUBSCRIBE_PATH, CONNECTION);
         } catch (e) {
           const code = e instanceof PublicError ? e.code : 'UNAUTHENTICATED';
           yield { errors: [new GraphQLError(`subscription ended: ${(e as Error).message}`, { extensions: { code } })] };
@@ -141,16 +130,8 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
   }
 
   private async run(p: PeriodicQuery, context: RequestContext, variables: Record<string, unknown>): Promise<ExecutionResult> {
-    const refused = this.limits.before?.(p.query, variables, context.identity);
-    if (refused) return { errors: [refused] };
-    const http = new HeaderMap([['content-type', 'application/json']]);
-    const response = await this.apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers: http, search: '', body: { query: p.query, variables, ...(p.operationName ? { operationName: p.operationName } : {}) } },
-      context: async () => context,
-    });
-    let text = '';
-    if (response.body.kind === 'complete') text = response.body.string;
-    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    const body = { query: p.query, variables, ...(p.operationName ? { operationName: p.operationName } : {}) };
+    const { text } = await this.operations.run(context, { body, json: true });
     const answer = parseDbJson(text) as { data?: Record<string, unknown> | null; errors?: Record<string, unknown>[] };
     // The errors as /query formatted them; graphql-ws serialises errors through their toJSON.
     const errors = answer.errors?.map((e) => ({ ...e, toJSON: () => e }) as unknown as GraphQLError);
