@@ -147,7 +147,8 @@ export const settingsShape = {
    * statements of one role may wait, and how long one may wait before SOURCE_UNAVAILABLE.
    */
   SOURCE_ROLE_SHARE: z.union([z.number(), z.string().regex(/^\d*\.?\d+$/, 'expected a number above 0, at most 1')]).transform(Number).pipe(z.number().gt(0).max(1)).default(0.5),
-  SOURCE_QUEUE_SIZE: int.refine((n) => n >= 0, 'at least 0').default(32),
+  // Statements, not requests: one request with 20 root fields queues 20. The bound is on memory; the wait limit bounds time.
+  SOURCE_QUEUE_SIZE: int.refine((n) => n >= 0, 'at least 0').default(1000),
   SOURCE_QUEUE_TIMEOUT: duration.default(5_000),
   /** DuckDB's memory_limit (MB): by default a quarter of the machine's memory, so the Node process keeps room. */
   DUCKDB_MEMORY_LIMIT: sizeMb.optional(),
