@@ -1,9 +1,8 @@
-// How the MCP tools run GraphQL: through Apollo, exactly as /query and /jq-query do (the caller's
+// How the MCP tools run GraphQL: through OperationRunner, exactly as /query and /jq-query do (the caller's
 // context, svc's validation and MAX_DEPTH, the cost limits, the safelist, jq() fields, the
 // transaction commit, role introspection), after a check against the caller's own schema so an
 // error can only name what the role may see (Apollo validates against the whole served schema, and
 // graphql-js's "Did you mean" would suggest from all of it).
-import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { type GraphQLError, getOperationAST, parse } from 'graphql';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
@@ -12,6 +11,7 @@ import { JqError } from '../jq/errors.js';
 import { operationVariables } from '../jq/fields.js';
 import type { RequestContextFactory } from '../pipeline/context.factory.js';
 import type { InProcessClient } from '../pipeline/in-process.js';
+import type { OperationRunner } from '../pipeline/run-operation.js';
 import type { RequestLimits } from '../pipeline/limits/cost-limit.js';
 import { validateOperation, validationRules } from '../pipeline/validation.js';
 import { parseDbJson } from '../shared/json.js';
@@ -43,7 +43,7 @@ export class GraphqlRunner {
   private readonly rules;
 
   constructor(
-    private readonly apollo: ApolloServer<RequestContext>,
+    private readonly operations: OperationRunner,
     private readonly contexts: RequestContextFactory,
     private readonly jq: JqEngine,
     private readonly client: InProcessClient,
@@ -82,12 +82,9 @@ export class GraphqlRunner {
     // Each tool call is an operation of its own: its own transactions, statements and reads.
     const context = this.contexts.derive(caller);
     if (request.jq !== undefined) context.jqPrograms.push(request.jq);
-    const headers = new HeaderMap([['content-type', 'application/json'], ['accept', 'application/json']]);
     const body = { query: request.query, ...(request.variables ? { variables: request.variables } : {}), ...(request.operationName ? { operationName: request.operationName } : {}) };
-    const response = await this.apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'POST', headers, search: '', body }, context: async () => context });
-    let text = '';
-    if (response.body.kind === 'complete') text = response.body.string;
-    else for await (const chunk of response.body.asyncIterator) text += chunk;
+    // The one way an operation runs (src/pipeline/run-operation.ts), asked for plain JSON.
+    const { text } = await this.operations.run(context, { body, json: true });
     const parsed = parseDbJson(text) as { data?: unknown; errors?: { message?: string; path?: unknown[] }[] };
     const errors = (parsed.errors ?? []).map((e) => `${e.message ?? 'error'}${e.path ? ` (at ${e.path.join('.')})` : ''}`);
     // Failed, rather than partly answered, when no root field has a value.
