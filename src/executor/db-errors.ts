@@ -3,6 +3,7 @@
 // errno, a DuckDB error type) becomes a DbError with a code, a `reason` and a message in svc's
 // words naming the source (the field is added where the error is formatted, from its path). The
 // original is logged with the request's id, its quoted values masked (they may be anyone's data).
+import { udfMessageOf } from '../shared/udf-message.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -158,6 +159,9 @@ export function maskedDbMessage(e: unknown, reason?: DbErrorReason): string {
 /** The client's error for a driver's error on `source`; the original is logged with the request id. */
 export function translateDbError(e: unknown, source: string, log: Logger): Error {
   if (e instanceof PublicError) return e;
+  // A message of svc's own functions (a geometry UDF: "unknown SRID 999999 ...") is the client's to read.
+  const own = udfMessageOf(String((e as DriverError)?.message ?? ''));
+  if (own !== undefined) return new PublicError(ErrorCode.BadUserInput, `${source}: ${own}`);
   const cls = classifyDbError(e);
   const err = e as DriverError;
   const original = { source, db_error: maskedDbMessage(e, cls?.reason), ...(err?.code !== undefined ? { db_code: err.code } : {}), ...(err?.errno !== undefined ? { db_errno: err.errno } : {}) };

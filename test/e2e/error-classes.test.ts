@@ -11,8 +11,8 @@ beforeAll(async () => {
 afterAll(() => dialects?.close());
 
 describe('IN lists', () => {
-  it('70,000 values in one filter: one parameter on both dialects, the same answer', async () => {
-    const ids = Array.from({ length: 70_000 }, (_, i) => i + 1);
+  it('9,000 values in one filter (under MAX_LIST_VALUES): one parameter on both dialects, the same answer', async () => {
+    const ids = Array.from({ length: 9_000 }, (_, i) => i + 1);
     for (const d of dialects.all) {
       const r = await d.app.gql('query($ids: [Int!]) { shop_tags(filter: {id: {in: $ids}}, order_by: [{field: "id"}]) { id } }', { ids });
       expect(r.body.errors, `${d.name}: ${r.text.slice(0, 300)}`).toBeUndefined();

@@ -1,6 +1,7 @@
 // The geometry functions DuckDB sources call (DESIGN.md §1: no spatial extension offline, so
 // JavaScript scalar functions stand in for PostGIS). Registered once per engine; the SQL that
 // uses them is written by the DuckDB dialect (src/sql/dialects/duckdb-geometry.ts).
+import { ownUdfMessage } from '../../../shared/udf-message.js';
 import { BOOLEAN, DOUBLE, INTEGER, type DuckDBConnection, type DuckDBListValue, DuckDBScalarFunction, type DuckDBType, LIST, VARCHAR } from '@duckdb/node-api';
 import { extent, intersection, union } from './aggregates.js';
 import { geoJsonText, parseGeometry } from '../../../shared/geo/codec.js';
@@ -83,7 +84,7 @@ function scalarFunction(f: GeoFunction): DuckDBScalarFunction {
       } catch (e) {
         // The message reaches the client as the statement's error: GeoErrors are written for that;
         // anything else is a fault of a geometry library, named without the value.
-        info.setError(e instanceof GeoError ? e.message : `${f.name} failed: ${(e as Error).message}`);
+        info.setError(e instanceof GeoError ? ownUdfMessage(e.message) : `${f.name} failed: ${(e as Error).message}`);
       }
     },
   });
