@@ -28,6 +28,16 @@ async function editorText(): Promise<string> {
   return raw.split('\n').filter((l) => !/^\d+$/.test(l)).join('\n').replace(/\u200b/g, '');
 }
 
+/** The operation the explorer clicks built (test 2), run again in test 3. */
+let built = 'MyQuery';
+
+/** Runs `built`: GraphiQL asks which operation to run when the editor holds several. */
+async function runBuilt(): Promise<void> {
+  await page.locator('.graphiql-execute-button').click();
+  const offered = page.locator('[role="menuitem"]', { hasText: new RegExp(`^${built}$`) });
+  if (await offered.first().isVisible({ timeout: 2_000 }).catch(() => false)) await offered.first().click();
+}
+
 /** The response pane's text, once it holds `what`. */
 async function response(what: string): Promise<string> {
   const pane = page.locator('.graphiql-response');
@@ -84,7 +94,10 @@ describe('/admin in a browser', () => {
     await explorer.locator('[data-field-name="shop_customers"]').first().click();
     await explorer.locator('.graphiql-explorer-shop_customers [data-field-name="name"]').first().click();
     await expect.poll(editorText, { timeout: 10_000 }).toMatch(/shop_customers[^{]*\{\s*name/);
-    await page.locator('.graphiql-execute-button').click();
+    // The operation the clicks changed: a new one (MyQuery), or the first starter operation when the page
+    // had put its starters back into the emptied editor. With several, GraphiQL asks which one to run.
+    built = /query (\w+) \{(?:[^{}]|\{[^{}]*\})*shop_customers\s*\{\s*name/.exec(await editorText())?.[1] ?? 'MyQuery';
+    await runBuilt();
     const text = await response('Edsger Dijkstra');
     expect(text).toContain('Ada Lovelace');
     expect(text).toContain('Grace Hopper');
@@ -97,7 +110,7 @@ describe('/admin in a browser', () => {
     await page.locator('#svc-role').fill('gb_only');
     await page.locator('#svc-preset-role').click();
     await expect(page.locator('#svc-preset-shown').innerText()).resolves.toContain('role gb_only');
-    await page.locator('.graphiql-execute-button').click();
+    await runBuilt();
     await expect.poll(async () => page.locator('.graphiql-response').innerText(), { timeout: 20_000 }).not.toContain('Edsger Dijkstra');
     const text = await response('Alan Turing');
     expect(text).toContain('Ada Lovelace');
