@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, tempDir } from '../support/app.js';
+import { data } from '../pg/support.js';
 
 const KEY = 'compat-key-1';
 const seen: { method: string; url: URL; body: string }[] = [];
@@ -207,11 +208,8 @@ afterAll(async () => {
   await new Promise<void>((r) => rest.close(() => r()));
 });
 
-const ok = async (query: string, variables?: Record<string, unknown>) => {
-  const r = await t.gql(query, variables);
-  expect(r.body.errors, r.text).toBeUndefined();
-  return r.body.data;
-};
+/** `data` of a query that must succeed (test/pg/support.ts). */
+const ok = (query: string, variables?: Record<string, unknown>) => data(t, query, variables);
 
 describe('hugr docs: HTTP RESTful API (4-engine-configuration/1-data-sources/4-http.md)', () => {
   it('Set up HTTP RESTful API Data Source: insert_data_sources with the page\'s variables, then load it', async () => {

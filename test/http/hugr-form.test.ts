@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, tempDir } from '../support/app.js';
+import { data } from '../pg/support.js';
 
 interface Seen { method: string; url: string; headers: Record<string, unknown>; body: string }
 const seen: Seen[] = [];
@@ -140,11 +141,8 @@ afterAll(async () => {
   await new Promise<void>((r) => rest.close(() => r()));
 });
 
-const ok = async (query: string, variables?: Record<string, unknown>) => {
-  const r = await app.gql(query, variables);
-  expect(r.body.errors, r.text).toBeUndefined();
-  return r.body.data;
-};
+/** `data` of a query that must succeed (test/pg/support.ts). */
+const ok = (query: string, variables?: Record<string, unknown>) => data(app, query, variables);
 
 describe("functions in hugr's form", () => {
   it('sends the struct parameters as the query string and answers the raw JSON', async () => {
