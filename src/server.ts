@@ -9,6 +9,8 @@ import type { Config } from './config/schema.js';
 import { HttpErrorFilter } from './http/exception.filter.js';
 import { exactJsonBodies } from './pipeline/exact-json.js';
 import { registerRequestLog, requestId } from './http/request-log.js';
+import { registerCallerGate } from './http/caller-gate.js';
+import { authSettings } from './auth/settings.js';
 import { type Logger, nestLogger } from './shared/logger.js';
 
 export async function createApp(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): Promise<NestFastifyApplication> {
@@ -27,6 +29,7 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
   }
   app.useGlobalFilters(new HttpErrorFilter(log));
   registerRequestLog(app.getHttpAdapter().getInstance(), log, config.LOG_REQUESTS_PER_SECOND);
+  registerCallerGate(app.getHttpAdapter().getInstance(), config.MAX_REQUESTS_PER_CALLER, authSettings(config).cookieName);
   await app.init();
   // After init: Nest registers its own JSON parser there, which this one replaces.
   exactJsonBodies(app.getHttpAdapter().getInstance());

@@ -130,6 +130,12 @@ export const settingsShape = {
   MAX_LIST_VALUES: int.default(10_000),
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
+  /**
+   * Requests one caller may have in flight at the HTTP entry (issue 31, src/http/caller-gate.ts): a
+   * caller is its credential, an anonymous one its address; over it, 429 TOO_MANY_REQUESTS at once.
+   * 0: no limit.
+   */
+  MAX_REQUESTS_PER_CALLER: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(4),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */
   MAX_BODY_SIZE: int.default(2 * 1024 * 1024),
   CATALOGS_DIR: z.string().default('./catalogs'),

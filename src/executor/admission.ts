@@ -2,7 +2,9 @@
 // the pool for a connection; the gate holds at most as many statements as the pool has connections,
 // so the pool itself never queues. Waiting is bounded three ways: a role may hold only its share of
 // the connections (anonymous callers count as one role of their own), each role's queue is bounded,
-// and nobody waits longer than the wait limit. A refusal is SOURCE_UNAVAILABLE (retryable), never a
+// and nobody waits longer than the wait limit. Within a role, the next connection goes to the user
+// with the fewest statements running (anonymous callers are told apart by address), so one user's
+// burst does not hold a role's share against its other users. A refusal is SOURCE_UNAVAILABLE (retryable), never a
 // request left hanging; a caller that goes away (its signal aborts) leaves the queue at once.
 import { ErrorCode, PublicError } from '../shared/errors.js';
 
@@ -19,6 +21,7 @@ export interface AdmissionSettings {
 
 interface Waiter {
   readonly caller: string;
+  readonly user: string;
   readonly enqueued: number;
   admit(): void;
 }
@@ -31,6 +34,11 @@ export interface AdmissionObserver {
 
 export class Admission {
   private readonly running = new Map<string, number>();
+  /** Statements running per user (the `user` given on entry). */
+  private readonly users = new Map<string, number>();
+  /** When each user with statements running or waiting was last admitted (a sequence number). */
+  private readonly served = new Map<string, number>();
+  private admissions = 0;
   private readonly waiting: Waiter[] = [];
   private active = 0;
   /** Connections one role may hold at once. */
@@ -54,9 +62,9 @@ export class Admission {
     return this.active;
   }
 
-  /** Runs `task` once admitted for `caller`; the slot is released when it settles. */
-  async run<T>(caller: string, signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
-    const release = await this.acquire(caller, signal);
+  /** Runs `task` once admitted for `caller` (a role) on behalf of `user`; the slot is released when it settles. */
+  async run<T>(caller: string, signal: AbortSignal | undefined, task: () => Promise<T>, user = caller): Promise<T> {
+    const release = await this.acquire(caller, signal, user);
     try {
       return await task();
     } finally {
@@ -65,13 +73,13 @@ export class Admission {
   }
 
   /** Waits to be admitted for `caller`; the function returned releases the slot (once). */
-  async acquire(caller: string, signal: AbortSignal | undefined): Promise<() => void> {
-    await this.enter(caller, signal);
+  async acquire(caller: string, signal: AbortSignal | undefined, user = caller): Promise<() => void> {
+    await this.enter(caller, user, signal);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.leave(caller);
+      this.leave(caller, user);
     };
   }
 
@@ -79,16 +87,18 @@ export class Admission {
     return this.active < this.settings.size && (this.running.get(caller) ?? 0) < this.perCaller;
   }
 
-  private take(caller: string): void {
+  private take(caller: string, user: string): void {
     this.active++;
     this.running.set(caller, (this.running.get(caller) ?? 0) + 1);
+    this.users.set(user, (this.users.get(user) ?? 0) + 1);
+    this.served.set(user, ++this.admissions);
   }
 
-  private enter(caller: string, signal: AbortSignal | undefined): Promise<void> {
+  private enter(caller: string, user: string, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) return Promise.reject(this.cancelled());
     // Nobody of this role waits ahead (order within a role is kept): in at once when there is room.
     if (this.canRun(caller) && !this.waiting.some((w) => w.caller === caller)) {
-      this.take(caller);
+      this.take(caller, user);
       return Promise.resolve();
     }
     if (this.waiting.filter((w) => w.caller === caller).length >= this.settings.queue) {
@@ -104,10 +114,11 @@ export class Admission {
       };
       const waiter: Waiter = {
         caller,
+        user,
         enqueued: performance.now(),
         admit: () => {
           leaveQueue();
-          this.take(caller);
+          this.take(caller, user);
           this.observer?.waited(this.pool, (performance.now() - waiter.enqueued) / 1000);
           resolve();
         },
@@ -129,21 +140,37 @@ export class Admission {
     });
   }
 
-  private leave(caller: string): void {
+  private leave(caller: string, user: string): void {
     this.active--;
-    const n = (this.running.get(caller) ?? 1) - 1;
-    if (n > 0) this.running.set(caller, n);
-    else this.running.delete(caller);
+    decrement(this.running, caller);
+    decrement(this.users, user);
+    if (!this.users.has(user) && !this.waiting.some((w) => w.user === user)) this.served.delete(user);
     this.admitNext();
   }
 
-  /** The first waiter whose role is under its share goes in (a role at its share does not block others). */
+  /**
+   * Among the waiters whose role is under its share (a role at its share does not block others), the
+   * one whose user has the fewest statements running goes in; among those, the user admitted least
+   * recently (round robin), then the earliest waiter.
+   */
   private admitNext(): void {
     while (this.active < this.settings.size) {
-      const next = this.waiting.find((w) => (this.running.get(w.caller) ?? 0) < this.perCaller);
+      let next: Waiter | undefined;
+      for (const w of this.waiting) {
+        if ((this.running.get(w.caller) ?? 0) >= this.perCaller) continue;
+        if (!next || this.before(w.user, next.user)) next = w;
+      }
       if (!next) return;
       next.admit();
     }
+  }
+
+  /** Whether user `a` goes before user `b`: fewer statements running, else admitted less recently. */
+  private before(a: string, b: string): boolean {
+    const ra = this.users.get(a) ?? 0;
+    const rb = this.users.get(b) ?? 0;
+    if (ra !== rb) return ra < rb;
+    return (this.served.get(a) ?? 0) < (this.served.get(b) ?? 0);
   }
 
   private busy(why: string): PublicError {
@@ -155,6 +182,12 @@ export class Admission {
   }
 }
 
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 1) - 1;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
 /**
  * The admission key of a caller: its role, except that anonymous callers form a role of their own
  * (ANONYMOUS_ROLE is often a role that signed-in users share, and anonymous load must not take
@@ -163,4 +196,13 @@ export class Admission {
 export function admissionKey(identity: { readonly role: string; readonly authType: string }): string {
   if (identity.authType === 'anonymous' || identity.authType === 'internal') return identity.authType;
   return `role:${identity.role}`;
+}
+
+/**
+ * The user within the caller's role whom fairness is about: the user id (or name) of a signed-in
+ * caller, the address of an anonymous one.
+ */
+export function admissionUser(identity: { readonly role: string; readonly authType: string; readonly userId: string | null; readonly userName?: string }, address: string | undefined): string {
+  if (identity.authType === 'anonymous') return `addr:${address ?? ''}`;
+  return `user:${identity.authType}:${identity.userId ?? identity.userName ?? ''}`;
 }

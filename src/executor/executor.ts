@@ -13,7 +13,7 @@ import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.
 import type { RequestContext } from './request-context.js';
 import { parseDbJson } from '../shared/json.js';
 import { translateDbError } from './db-errors.js';
-import { Admission, admissionKey, type AdmissionSettings } from './admission.js';
+import { Admission, admissionKey, type AdmissionSettings, admissionUser } from './admission.js';
 import { metrics } from '../shared/metrics.js';
 
 export type StatementObserver = (source: string, sql: string, params: readonly unknown[]) => void;
@@ -88,7 +88,7 @@ export class Executor {
     const go = () => this.slots.run(() => this.measured(ctx, runtime, stmt, run));
     // A transaction's statements run on the connection it already holds: they need no admission.
     const gate = ctx.transactions.active ? undefined : this.gate(runtime);
-    const admitted = gate ? () => gate.run(admissionKey(ctx.identity), ctx.signal, go) : go;
+    const admitted = gate ? () => gate.run(admissionKey(ctx.identity), ctx.signal, go, admissionUser(ctx.identity, currentRequest()?.address)) : go;
     return this.parallel || ctx.transactions.active ? admitted() : ctx.serial.run(admitted);
   }
 
@@ -97,7 +97,7 @@ export class Executor {
    * until the stream ends; the client going away ends the statement.
    */
   async *stream(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
-    const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal);
+    const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal, admissionUser(ctx.identity, currentRequest()?.address));
     try {
       yield* runtime.streamRows!(stmt, ctx.signal);
     } finally {

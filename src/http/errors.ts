@@ -8,7 +8,7 @@ import type { Logger } from '../shared/logger.js';
 export function errorBody(code: string, message: string): string {
   // An unavailable source may answer the same request a moment later; an internal fault names the
   // request id its log line carries.
-  const retryable = code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
+  const retryable = code === ErrorCode.SourceUnavailable || code === ErrorCode.TooManyRequests ? { retryable: true } : {};
   const id = isLoggedCode(code) ? currentRequest()?.id : undefined;
   return JSON.stringify({ data: null, extensions: {}, errors: [{ message, extensions: { code, ...retryable, ...(id ? { request_id: id } : {}) } }] });
 }

@@ -70,6 +70,7 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
   const budget = new RequestLineBudget(linesPerSecond);
   fastify.addHook('onRequest', (req, reply, done) => {
     const scope = new RequestScope(req.id);
+    scope.address = req.ip;
     req.svcScope = scope;
     // The connection closed before the answer was written: what the request still runs is wasted.
     reply.raw.once('close', () => {

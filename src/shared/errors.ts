@@ -8,6 +8,10 @@ export enum ErrorCode {
   ValidationFailed = 'GRAPHQL_VALIDATION_FAILED',
   BadUserInput = 'BAD_USER_INPUT',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  /** A caller over MAX_REQUESTS_PER_CALLER (429, retryable). */
+  TooManyRequests = 'TOO_MANY_REQUESTS',
+  /** An answer over MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES. */
+  ResponseTooLarge = 'RESPONSE_TOO_LARGE',
   Unauthenticated = 'UNAUTHENTICATED',
   Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',

@@ -81,6 +81,11 @@ export const metrics = {
     labelNames: ['pool', 'reason'] as const,
     registers: [registry],
   }),
+  callerRefused: new Counter({
+    name: 'svc_caller_refused_total',
+    help: 'Requests refused at the HTTP entry (429) because their caller had MAX_REQUESTS_PER_CALLER in flight',
+    registers: [registry],
+  }),
   schemaRebuilds: new Counter({ name: 'svc_schema_rebuilds_total', help: 'Times the served GraphQL schema was rebuilt (start, source loaded or unloaded)', registers: [registry] }),
   jqRuns: new Counter({
     name: 'svc_jq_runs_total',

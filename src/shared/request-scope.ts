@@ -30,6 +30,8 @@ export class RequestScope {
    * running inside the request (a generated client in a team's controller) acts as that caller.
    */
   caller: object | undefined;
+  /** The client's address (admission tells anonymous callers apart by it). */
+  address: string | undefined;
   /**
    * Aborted when the client goes away before its answer was written (issue 31): statements still
    * waiting for a connection leave the queue, running ones are cancelled.

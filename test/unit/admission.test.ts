@@ -67,3 +67,18 @@ describe('Admission', () => {
     expect(admissionKey({ role: 'admin', authType: 'jwt' })).toBe('role:admin');
   });
 });
+
+describe('Admission within a role', () => {
+  it('gives the next connection to the user of the role with the fewest statements running', async () => {
+    const gate = new Admission('duckdb', { size: 1, share: 1, queue: 8, waitMs: 0 });
+    const a = held();
+    const order: string[] = [];
+    const first = gate.run('anonymous', undefined, a.task, 'addr:1');
+    const burst = [1, 2, 3].map((i) => gate.run('anonymous', undefined, async () => void order.push(`a${i}`), 'addr:1'));
+    const other = gate.run('anonymous', undefined, async () => void order.push('b'), 'addr:2');
+    a.finish();
+    await Promise.all([first, ...burst, other]);
+    // Before per-user fairness: a1 a2 a3 b (arrival order within the role).
+    expect(order[0]).toBe('b');
+  });
+});
