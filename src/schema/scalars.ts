@@ -35,8 +35,9 @@ export function operandType(scalar: ScalarName, op: string, list = false): strin
   if (op === 'st_within' || (scalar === 'Geometry' && op !== 'eq')) return 'Geometry';
   if (scalar === 'H3Cell' && op === 'grid_disk') return 'H3GridDisk';
   if (scalar === 'H3Cell' && op === 'resolution') return 'Int';
+  // As hugr's IntRangeFilter: contains/excludes/upper/lower take one element, includes/intersects/eq a range.
   const element = RANGE_ELEMENT[scalar];
-  if (element && (op === 'includes' || op === 'excludes' || op === 'upper' || op === 'lower')) return element;
+  if (element && (op === 'contains' || op === 'excludes' || op === 'upper' || op === 'lower')) return element;
   return scalar;
 }
 

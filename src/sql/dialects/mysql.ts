@@ -156,8 +156,9 @@ export class MysqlCompiler extends SqlCompiler {
         return `IF(MICROSECOND(${expr}) = 0, DATE_FORMAT(${expr}, '%Y-%m-%dT%H:%i:%s'), DATE_FORMAT(${expr}, '%Y-%m-%dT%H:%i:%s.%f'))`;
       case 'Date':
         return `DATE_FORMAT(${expr}, '%Y-%m-%d')`;
+      // Fractions only when present, trimmed as DuckDB and PostgreSQL write them ("17:30:00.5").
       case 'Time':
-        return `TIME_FORMAT(${expr}, '%H:%i:%s')`;
+        return `IF(MICROSECOND(${expr}) = 0, TIME_FORMAT(${expr}, '%H:%i:%s'), TRIM(TRAILING '0' FROM TIME_FORMAT(${expr}, '%H:%i:%s.%f')))`;
       // DECIMAL columns served as Float print their scale (1.50); the wire format is a double.
       case 'Float':
         return `CAST(${expr} AS DOUBLE)`;

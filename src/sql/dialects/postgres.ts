@@ -241,7 +241,7 @@ export class PostgresCompiler extends SqlCompiler {
       case 'Geometry':
         return geoJsonOf(expr);
       case 'TimestampRange':
-        return timestampRangeText(expr, (bound) => this.renderScalar(bound, 'Timestamp', false, ctx));
+        return timestampRangeText(expr, ctx.timezone === 'UTC' ? undefined : `${ctx.zone()}::text`);
       // Interval: the source's sessions use IntervalStyle iso_8601 (src/sources/postgres/source.ts),
       // so intervals print as ISO-8601 durations ("PT2H", "P1DT2H") wherever they appear.
       case 'Timestamp': {

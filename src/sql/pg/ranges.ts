@@ -6,7 +6,7 @@ import { ErrorCode, PublicError } from '../../shared/errors.js';
 
 export const RANGE_SCALARS: ReadonlySet<ScalarName> = new Set<ScalarName>(['IntRange', 'BigIntRange', 'TimestampRange']);
 
-/** The scalar of one element of a range (the operand of includes, excludes, upper, lower). */
+/** The scalar of one element of a range (the operand of contains, excludes, upper, lower). */
 export const RANGE_ELEMENT: Readonly<Partial<Record<ScalarName, ScalarName>>> = {
   IntRange: 'Int', BigIntRange: 'BigInt', TimestampRange: 'Timestamp',
 };
@@ -65,10 +65,12 @@ export function rangeFilter(
   const test = BOUND_TESTS[op];
   if (test) return value ? `${test}(${left})` : `NOT ${test}(${left})`;
   switch (op) {
-    case 'contains': return `${left} @> ${range()}`;
+    // hugr's meanings (its data types page, its IntRangeFilter): a range *contains* a value and
+    // *includes* another range.
+    case 'contains': return `${left} @> ${element()}`;
     case 'intersects': return `${left} && ${range()}`;
-    case 'includes': return `${left} @> ${element()}`;
-    // A NULL range neither includes nor excludes anything (the row is not returned).
+    case 'includes': return `${left} @> ${range()}`;
+    // A NULL range neither contains nor excludes anything (the row is not returned).
     case 'excludes': return `NOT (${left} @> ${element()})`;
     case 'upper': return `upper(${left}) = ${element()}`;
     case 'lower': return `lower(${left}) = ${element()}`;
@@ -81,13 +83,25 @@ export function rangeFilter(
 }
 
 /**
- * A tstzrange as range text with RFC 3339 bounds in the request's zone (SPEC §3.4, §10):
- * `[2025-01-01T00:00:00Z,2025-02-01T00:00:00Z)`; an unbounded end is empty (`[2025-06-01T12:30:00Z,)`),
- * an empty range is `empty`. PostgreSQL reads this text back as a tstzrange.
+ * A tstzrange as PostgreSQL writes it, which is how hugr answers it (SPEC §3.4 "PostgreSQL range
+ * text"): `["2025-01-01 00:00:00+00","2025-02-01 00:00:00+00")`, `["2025-06-01 12:30:00+00",)`,
+ * `empty`. The sessions run in UTC (src/sources/postgres/source.ts), so in UTC this is the range's
+ * own text; for another request zone (SPEC §10) the bounds are written as PostgreSQL would write them
+ * with that session zone (`"2025-01-01 09:00:00+09"`, `"... 05:30:00+05:30"`). Either form is read
+ * back as a filter value (quoted bounds are passed on as written).
  */
-export function timestampRangeText(expr: string, timestamp: (bound: string) => string): string {
-  const bound = (fn: 'lower' | 'upper'): string =>
-    `COALESCE(CASE WHEN isfinite(${fn}(${expr})) THEN ${timestamp(`${fn}(${expr})`)} ELSE ${fn}(${expr})::text END, '')`;
+export function timestampRangeText(expr: string, zone: string | undefined): string {
+  if (!zone) return `(${expr})::text`;
+  const bound = (fn: 'lower' | 'upper'): string => {
+    const b = `${fn}(${expr})`;
+    const local = `(${b} AT TIME ZONE ${zone})`;
+    const offset = `extract(epoch FROM ${local} - (${b} AT TIME ZONE 'UTC'))::integer`;
+    const fraction = `CASE WHEN extract(microseconds FROM ${b})::bigint % 1000000 = 0 THEN '' ELSE '.' || rtrim(to_char(${local}, 'US'), '0') END`;
+    const zoneText = `(CASE WHEN ${offset} < 0 THEN '-' ELSE '+' END || lpad((abs(${offset}) / 3600)::text, 2, '0') || ` +
+      `CASE WHEN abs(${offset}) % 3600 = 0 THEN '' ELSE ':' || lpad(((abs(${offset}) % 3600) / 60)::text, 2, '0') END)`;
+    return `CASE WHEN ${b} IS NULL THEN '' WHEN NOT isfinite(${b}) THEN ${b}::text ELSE ` +
+      `'"' || to_char(${local}, 'YYYY-MM-DD HH24:MI:SS') || ${fraction} || ${zoneText} || '"' END`;
+  };
   return `CASE WHEN ${expr} IS NULL THEN NULL WHEN isempty(${expr}) THEN 'empty' ELSE ` +
     `(CASE WHEN lower_inc(${expr}) THEN '[' ELSE '(' END) || ${bound('lower')} || ',' || ${bound('upper')} || ` +
     `(CASE WHEN upper_inc(${expr}) THEN ']' ELSE ')' END) END`;
