@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from 'node:path';
 import { compileCatalog } from '../src/catalog/compile.js';
 import { applyExtensions, compileExtension } from '../src/catalog/extension.js';
-import type { ResolvedCatalog, SourceInfo, SourceType } from '../src/catalog/model.js';
+import type { ResolvedCatalog, SourceInfo } from '../src/catalog/model.js';
 import type { CatalogFile } from '../src/catalog/compile.js';
+import { sourceKind } from '../src/sources/kinds.js';
 import { ErrorCode, PublicError } from '../src/shared/errors.js';
 import { subgraphSdl } from '../src/federation/subgraph.js';
 import { compileSchema } from '../src/pipeline/schema.service.js';
@@ -23,9 +24,10 @@ async function compileAll(dir: string): Promise<ResolvedCatalog[]> {
   for (const d of readDeclaredSources(dir)) {
     if (d.row.self_defined) throw new PublicError(ErrorCode.BadUserInput, `data source "${d.row.name}" is self_defined: its catalog is read from the database when it loads, so codegen has no catalog files to compile (describe_data_source_schema(self: true) writes one)`);
     const files = await readCatalogFiles(d.catalog.type, d.catalog.path);
-    const info: SourceInfo = { name: d.row.name, type: d.row.type as SourceType, prefix: d.row.prefix, asModule: d.row.as_module, readOnly: !!d.row.read_only };
-    if (d.row.type === 'extension') extensions.push({ info, files });
-    else out.push(compileCatalog(info, files));
+    const info: SourceInfo = { name: d.row.name, type: d.row.type, prefix: d.row.prefix, asModule: d.row.as_module, readOnly: !!d.row.read_only };
+    const kind = sourceKind(d.row.type);
+    if (kind.capabilities.extendsOthers) extensions.push({ info, files });
+    else out.push(compileCatalog(info, files, kind.capabilities.catalog));
   }
   // Extension sources as at start: after every other source, each checked against those served before it.
   for (const e of extensions) out.push(compileExtension(e.info, e.files, applyExtensions(out).catalogs));

@@ -20,8 +20,23 @@ export interface CatalogFile {
 
 export type Args = Record<string, unknown>;
 
+/**
+ * The rules of the compiler that depend on the source's kind, given by the kind
+ * (src/sources/<kind>/index.ts `capabilities.catalog`): the compiler knows no kind by name.
+ */
+export interface CatalogTraits {
+  /**
+   * A function returning a list of a structured type with no `sql` is a database table function
+   * (hugr's form); false where a function is not SQL (http: a REST call answering a list).
+   */
+  readonly tableFunctions: boolean;
+}
+
+const SQL_TRAITS: CatalogTraits = { tableFunctions: true };
+
 export interface Ctx {
   readonly source: SourceInfo;
+  readonly traits?: CatalogTraits;
   readonly problems: string[];
   readonly warnings: string[];
 }
@@ -331,7 +346,7 @@ function resolveRelations(ctx: Ctx, drafts: Map<string, Draft>): void {
  * called as a table function. Without this, each row of the set was read as one value (issue 32).
  */
 function impliedTable(ctx: Ctx, ret: { name: string; list: boolean }, d: Args): boolean {
-  return ret.list && !isScalar(ret.name) && d.sql === undefined && !d.json_cast && ctx.source.type !== 'http';
+  return ret.list && !isScalar(ret.name) && d.sql === undefined && !d.json_cast && (ctx.traits ?? SQL_TRAITS).tableFunctions;
 }
 
 function compileFunction(ctx: Ctx, file: string, f: FieldDefinitionNode, mutation: boolean): CatalogFunction | undefined {
@@ -431,8 +446,8 @@ function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunc
 }
 
 /** Compiles the SDL files of one data source. Throws CatalogError listing every problem found. */
-export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]): ResolvedCatalog {
-  const ctx: Ctx = { source, problems: [], warnings: [] };
+export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[], traits: CatalogTraits = SQL_TRAITS): ResolvedCatalog {
+  const ctx: Ctx = { source, traits, problems: [], warnings: [] };
   const docs = parseFiles(ctx, files);
   const drafts = new Map<string, Draft>();
   const inputs: InputType[] = [];

@@ -8,7 +8,11 @@ export const SCALARS = [
 export type ScalarName = (typeof SCALARS)[number];
 export const isScalar = (name: string): name is ScalarName => (SCALARS as readonly string[]).includes(name);
 
-export type SourceType = 'duckdb' | 'postgres' | 'mysql' | 'http' | 'extension';
+/**
+ * The name of a kind of data source (`duckdb`, `postgres`, ...): the kinds are listed in
+ * src/sources/kinds.ts, above the catalog, which compiles every kind alike.
+ */
+export type SourceType = string;
 
 export interface SourceInfo {
   readonly name: string;

@@ -10,6 +10,7 @@ import type { RootQuery } from '../planner/ir/select.js';
 import type { ParamExpr } from '../planner/ir/expr.js';
 import type { CompiledSql } from '../sql/compiler.js';
 import type { DataSourceRuntime, Row, SourceConnection } from '../sources/types.js';
+import { findKind } from '../sources/kinds.js';
 import type { RequestContext } from './request-context.js';
 import { parseDbJson } from '../shared/json.js';
 import { translateDbError } from './db-errors.js';
@@ -115,7 +116,7 @@ export class Executor {
     let error: Error | undefined;
     try {
       // The statement's text, never its parameter values (they may be secrets).
-      const attributes = { 'db.system.name': runtime.type === 'postgres' ? 'postgresql' : runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
+      const attributes = { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
       return await inSpan('svc.statement', attributes, async () => {
         try {
           return await run();

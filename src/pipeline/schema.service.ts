@@ -12,6 +12,7 @@ import { attachFederation } from '../federation/entities.js';
 import type { SchemaExtension } from './schema-extension.js';
 import { type Entity, entitiesOf, federationSdl, subgraphSdl } from '../federation/subgraph.js';
 import { buildSurface, type SchemaIndex, type SystemFunction } from '../schema/surface.js';
+import { findKind } from '../sources/kinds.js';
 
 export interface ServedSchema {
   readonly schema: GraphQLSchema;
@@ -56,7 +57,7 @@ export function compileSchema(
 ) {
   // Extension sources change other sources' objects before anything is built from them.
   const applied = applyExtensions(catalogs);
-  const surface = buildSurface(applied.catalogs, functions, extraSdl);
+  const surface = buildSurface(applied.catalogs, functions, extraSdl, (source) => findKind(source.type)?.capabilities.h3 ?? false);
   const entities: ReadonlyMap<string, Entity> | undefined = federation ? entitiesOf(surface.index, federation.exclude) : undefined;
   const generated = entities ? `${surface.sdl}\n${federationSdl(entities)}` : surface.sdl;
   // Teams' code-first fields (extension modules), checked against this generated schema (a clash names both).

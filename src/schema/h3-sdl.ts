@@ -1,12 +1,9 @@
 // SDL of the root `h3(resolution)` query (SPEC §4.5): `_h3_query` is one H3 cell, `_h3_data_query`
 // offers `<T>_aggregation` for every data object with a (single-valued) Geometry field.
-import type { DataObject, SourceType } from '../catalog/model.js';
+import type { DataObject } from '../catalog/model.js';
 import { hasGeometry, names, viewArgs } from './object-sdl.js';
 
 export const H3_ROOT_FIELD = '  "Data objects with a geometry aggregated by H3 cell at `resolution` (0-15): each row counts in the cell of its geometry\'s centroid (SPEC §4.5)."\n  h3(resolution: Int!): [_h3_query!]!';
-
-/** Source types whose objects the root h3 query offers (their compilers set `h3Cells`). */
-export const H3_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>(['duckdb', 'postgres']);
 
 export function h3Sdl(objects: readonly DataObject[]): string[] {
   const fields = objects.filter(hasGeometry).sort((a, b) => a.name.localeCompare(b.name)).map((o) => {

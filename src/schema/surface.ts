@@ -1,10 +1,10 @@
 // ResolvedCatalogs -> the SDL of the whole served schema plus an index that tells the runtime what
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
-import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, StructType, UniqueKey } from '../catalog/model.js';
+import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, SourceInfo, StructType, UniqueKey } from '../catalog/model.js';
 import { aggregatableStructs, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
-import { H3_ROOT_FIELD, H3_SOURCE_TYPES, h3Sdl } from './h3-sdl.js';
+import { H3_ROOT_FIELD, h3Sdl } from './h3-sdl.js';
 import { baseSdl } from './scalars.js';
 
 export type RootKind =
@@ -184,7 +184,13 @@ const SUBSCRIPTION_SDL = `type Subscription {
 }`;
 
 /** Builds the SDL and index for a set of catalogs and system functions. */
-export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[] = []): Surface {
+/**
+ * `offersH3`: whether the root h3 query offers a source's objects, by its kind (src/sources/kinds.ts
+ * `capabilities.h3`: its SQL compiler can group by H3 cell).
+ */
+export function buildSurface(
+  catalogs: readonly ResolvedCatalog[], functions: readonly SystemFunction[], extraSdl: readonly string[], offersH3: (source: SourceInfo) => boolean,
+): Surface {
   const byName = new Map<string, DataObject>();
   const sorted = [...catalogs].sort((a, b) => a.source.name.localeCompare(b.source.name));
   for (const c of sorted) for (const o of c.objects) byName.set(o.name, o);
@@ -209,7 +215,7 @@ export function buildSurface(catalogs: readonly ResolvedCatalog[], functions: re
   if (byName.size) out.sdl.push(...queryJoinSdl([...byName.values()]));
   // Only sources whose SQL compiler can group by H3 cell (`h3Cells` of src/sql/compiler.ts:
   // DuckDB in SQL, PostgreSQL through the server's cell map); MySQL objects are not offered.
-  const cellObjects = new Set(sorted.filter((c) => H3_SOURCE_TYPES.has(c.source.type)).flatMap((c) => c.objects.map((o) => o.name)));
+  const cellObjects = new Set(sorted.filter((c) => offersH3(c.source)).flatMap((c) => c.objects.map((o) => o.name)));
   out.sdl.push(...h3Sdl([...byName.values()].filter((o) => cellObjects.has(o.name))));
   for (const f of [...functions].sort((a, b) => a.name.localeCompare(b.name))) {
     const node = nodeAt(tree, split(f.module));

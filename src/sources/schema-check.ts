@@ -6,8 +6,9 @@
 // over naive timestamps are marked, to be read as instants in UTC (docs/catalogs.md "Timestamps").
 import type { ColumnField, DataObject, ResolvedCatalog } from '../catalog/model.js';
 import { where } from '../catalog/errors.js';
-import { type DbColumnKind, duckdbKind, judgeColumn, mysqlKind, postgresKind } from './column-types.js';
-import type { DataSourceRuntime, Row } from './types.js';
+import { type DbColumnKind, judgeColumn } from './column-types.js';
+import type { ColumnReader } from './kind.js';
+import type { DataSourceRuntime } from './types.js';
 
 export interface DatabaseCheck {
   readonly problems: readonly string[];
@@ -16,40 +17,18 @@ export interface DatabaseCheck {
   readonly naive: ReadonlySet<string>;
 }
 
-/** Sources whose Timestamp fields over naive columns are cast to instants (MySQL sessions read DATETIME in UTC already). */
-const CASTS_NAIVE = new Set(['duckdb', 'postgres']);
-
 interface DbColumn {
   readonly type: string;
   readonly kind: DbColumnKind;
 }
 
-/** information_schema.columns of one table, as each dialect names its types. */
-const COLUMNS_SQL: Readonly<Record<string, string>> = {
-  duckdb: 'SELECT column_name AS name, data_type AS type FROM information_schema.columns',
-  postgres: 'SELECT column_name AS name, data_type AS type, udt_name AS udt, numeric_scale AS scale FROM information_schema.columns',
-  mysql: 'SELECT column_name AS name, data_type AS type, column_type AS udt FROM information_schema.columns',
-};
-
-function columnOf(type: string, r: Row): DbColumn {
-  const dataType = String(r.type);
-  if (type === 'postgres') {
-    const udt = String(r.udt);
-    // data_type says `ARRAY` or `USER-DEFINED` where udt_name has the type itself.
-    const shown = dataType === 'ARRAY' ? `${udt.slice(1)}[]` : dataType === 'USER-DEFINED' ? udt : dataType;
-    return { type: shown, kind: postgresKind(udt, r.scale === null || r.scale === undefined ? null : Number(r.scale)) };
-  }
-  if (type === 'mysql') return { type: String(r.udt), kind: mysqlKind(dataType, String(r.udt)) };
-  return { type: dataType, kind: duckdbKind(dataType) };
-}
-
 /** The columns of a table by name, or undefined when the database has no such table (or view). */
-async function tableColumns(runtime: DataSourceRuntime, parts: readonly string[]): Promise<Map<string, DbColumn> | undefined> {
+async function tableColumns(runtime: DataSourceRuntime, reader: ColumnReader, parts: readonly string[]): Promise<Map<string, DbColumn> | undefined> {
   const [table, schema, database] = [...parts].reverse();
   const where = ['table_schema = $1', 'table_name = $2', ...(database !== undefined ? ['table_catalog = $3'] : [])];
-  const rows = await runtime.rows(`${COLUMNS_SQL[runtime.type]} WHERE ${where.join(' AND ')}`, [schema ?? '', table ?? '', ...(database !== undefined ? [database] : [])]);
+  const rows = await runtime.rows(`${reader.sql} WHERE ${where.join(' AND ')}`, [schema ?? '', table ?? '', ...(database !== undefined ? [database] : [])]);
   if (!rows.length) return undefined;
-  return new Map(rows.map((r) => [String(r.name), columnOf(runtime.type, r)]));
+  return new Map(rows.map((r) => [String(r.name), reader.columnOf(r)]));
 }
 
 type Out = { problems: string[]; warnings: string[]; naive: Set<string> };
@@ -85,16 +64,19 @@ async function checkComputed(runtime: DataSourceRuntime, obj: DataObject, f: Col
   }
 }
 
-/** Checks every table-backed object of a DuckDB, PostgreSQL or MySQL catalog against the database. */
-export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog): Promise<DatabaseCheck> {
+/**
+ * Checks every table-backed object of a catalog against the database, read as the source's kind
+ * says (`capabilities.columns`); a kind without a column reader (http, extension) is not checked.
+ */
+export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog, reader: ColumnReader | undefined): Promise<DatabaseCheck> {
   const out: Out = { problems: [], warnings: [], naive: new Set() };
-  if (!(runtime.type in COLUMNS_SQL)) return out;
+  if (!reader) return out;
   for (const obj of catalog.objects) {
     if (obj.sql !== undefined) continue; // @view(sql:) is a query of the catalog, not a database object
     const parts = runtime.tableName(obj);
     // The attached DuckDB file's own name is an internal alias: the user knows schema.table.
     const shown = parts.slice(parts.length === 3 ? 1 : 0).join('.');
-    const columns = await tableColumns(runtime, parts);
+    const columns = await tableColumns(runtime, reader, parts);
     if (!columns) {
       out.problems.push(`table "${shown}" of "${obj.localName}" ${where(obj.loc)} does not exist in the database`);
       continue;
@@ -102,7 +84,7 @@ export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: 
     for (const f of obj.fields) if (f.sql === undefined) checkField(obj, f, shown, columns.get(f.column), out);
     for (const f of obj.fields) if (f.sql !== undefined) await checkComputed(runtime, obj, f, parts, shown, out);
   }
-  if (!CASTS_NAIVE.has(runtime.type)) out.naive.clear();
+  if (!reader.castsNaive) out.naive.clear();
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 import { compileCatalog } from '../catalog/compile.js';
 import type { ResolvedCatalog, SourceType } from '../catalog/model.js';
+import { SOURCE_TYPES } from '../sources/kinds.js';
 
 export const CORE_SOURCE = 'core';
 /**
@@ -20,7 +21,7 @@ export const CORE_CATALOG_SDL = /* GraphQL */ `
 """Data sources registered with the server."""
 type data_sources @table(name: "data_sources") {
   name: String! @pk
-  "duckdb, postgres, mysql, http or extension"
+  "${SOURCE_TYPES.slice(0, -1).join(', ')} or ${SOURCE_TYPES.at(-1)}"
   type: String!
   "Prefix added to all types of the source"
   prefix: String!

@@ -10,7 +10,7 @@ import { PERMISSION_STORE } from '../permissions/service.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { DuckDbEngine } from '../sources/duckdb/engine.js';
 import { DuckDbSource } from '../sources/duckdb/source.js';
-import { openSource } from '../sources/open.js';
+import { openSource } from '../sources/kinds.js';
 import { SourceRegistry } from '../sources/registry.js';
 import { compileCoreCatalog, CORE_SOURCE } from './core-catalog.js';
 import { CoreStore } from './core-store.js';
@@ -42,7 +42,7 @@ const coreStore: FactoryProvider<Promise<CoreStore>> = {
   inject: [CONFIG, LOGGER, DuckDbEngine, SourceRegistry, EMBEDDER],
   useFactory: async (config: Config, log: Logger, engine: DuckDbEngine, registry: SourceRegistry, embedder: Embedder | null) => {
     const type = coreType(config);
-    const runtime = await openSource(config, engine, { name: CORE_SOURCE, type, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY, create: true });
+    const runtime = await openSource({ name: CORE_SOURCE, type, path: config.CORE_DB_PATH, read_only: config.CORE_DB_READONLY, create: true }, { config, engine });
     const core = new CoreStore(runtime);
     await core.migrate();
     await logSecurityWarnings(config, core, log);

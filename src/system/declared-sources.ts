@@ -5,10 +5,11 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { SOURCE_TYPES } from '../sources/kinds.js';
 import type { CatalogSourceRow, DataSourceRow } from './core-store.js';
 
 const sourceFile = z.strictObject({
-  type: z.enum(['duckdb', 'postgres', 'mysql', 'http', 'extension']),
+  type: z.enum(SOURCE_TYPES),
   path: z.string().default(''),
   prefix: z.string().default(''),
   as_module: z.boolean().default(false),

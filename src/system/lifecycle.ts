@@ -3,24 +3,18 @@
 import { compileCatalog } from '../catalog/compile.js';
 import { applyExtensions, compileExtension } from '../catalog/extension.js';
 import { CatalogError } from '../catalog/errors.js';
-import type { ResolvedCatalog, SourceInfo, SourceType } from '../catalog/model.js';
+import type { ResolvedCatalog, SourceInfo } from '../catalog/model.js';
 import type { Config } from '../config/schema.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { Serial } from '../shared/mutex.js';
 import type { DuckDbEngine } from '../sources/duckdb/engine.js';
-import { openSource } from '../sources/open.js';
 import type { JqRunner } from '../sources/http/request.js';
+import type { IntrospectedCatalog } from '../sources/introspect-sdl.js';
+import type { KindContext } from '../sources/kind.js';
+import { findKind, SOURCE_KINDS, sourceKind } from '../sources/kinds.js';
 import { checkAgainstDatabase, markNaive } from '../sources/schema-check.js';
-import { type IntrospectedCatalog, introspect } from '../sources/postgres/introspect.js';
-import { PostgresSource } from '../sources/postgres/source.js';
-import { introspectOpenApi } from '../sources/http/introspect.js';
-import { introspectMysql } from '../sources/mysql/introspect.js';
-import { introspectDuckDb } from '../sources/duckdb/introspect.js';
-import { DuckDbSource } from '../sources/duckdb/source.js';
 import type { DataSourceRuntime } from '../sources/types.js';
-import { MysqlSource } from '../sources/mysql/source.js';
-import { substituteEnv } from '../shared/env-placeholders.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import { resolve } from 'node:path';
 import { readCatalogFiles } from './catalog-files.js';
@@ -29,6 +23,8 @@ import type { StorageCache } from './storage/cache.js';
 import { isRemote } from './storage/files.js';
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+const sourceInfo = (row: DataSourceRow): SourceInfo => ({ name: row.name, type: row.type, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only });
 
 export interface OperationResult {
   success: boolean;
@@ -79,42 +75,22 @@ export class Lifecycle {
     await this.persist().catch((e: Error) => this.log.warn({ error: e.message }, 'compiled catalogs not stored in the core database'));
   }
 
+  /** What a kind needs from the server to open and read a source (src/sources/kind.ts). */
+  private kindContext(): KindContext {
+    return { config: this.config, engine: this.engine, ...(this.jq ? { jq: this.jq } : {}), readFile: this.readLocal };
+  }
+
   /**
-   * The catalog SDL a source's database describes (self_defined): PostgreSQL (the schema in its
-   * path), MySQL, DuckDB (`opened`: the runtime just opened for it) or an http source's OpenAPI document.
+   * The catalog SDL a source describes (self_defined), read as its kind reads it (its database's
+   * tables, or an OpenAPI document); `opened`: the runtime just opened for it.
    */
   private async introspected(row: DataSourceRow, opened?: DataSourceRuntime): Promise<IntrospectedCatalog> {
-    if (row.type === 'mysql') return this.introspectedMysql(row);
-    if (row.type === 'duckdb') return this.introspectedDuckDb(row, opened);
-    if (row.type === 'http') return introspectOpenApi(row.name, substituteEnv(row.path ?? ''), this.config.QUERY_TIMEOUT, this.readLocal, this.jq);
-    if (row.type !== 'postgres') throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from duckdb, postgres, mysql and http (OpenAPI) sources only; "${row.name}" is ${row.type}`);
-    const url = substituteEnv(row.path ?? '');
-    const loaded = this.registry.get(row.name)?.runtime;
-    return introspect(loaded instanceof PostgresSource ? loaded : url, new URL(url).searchParams.get('schema') ?? 'public', row.name);
-  }
-
-  /** MySQL: from the loaded source, or from a connection of its own that is closed after. */
-  private async introspectedMysql(row: DataSourceRow): Promise<IntrospectedCatalog> {
-    const loaded = this.registry.get(row.name)?.runtime;
-    if (loaded instanceof MysqlSource) return introspectMysql(loaded, row.name);
-    const source = await MysqlSource.connect({ name: row.name, url: substituteEnv(row.path ?? ''), readOnly: true, maxConnections: 1, statementTimeoutMs: this.config.QUERY_TIMEOUT });
-    try {
-      return await introspectMysql(source, row.name);
-    } finally {
-      await source.close();
+    const kind = sourceKind(row.type);
+    if (!kind.introspect) {
+      const readers = SOURCE_KINDS.filter((k) => 'introspect' in k).map((k) => k.type).join(', ');
+      throw new PublicError(ErrorCode.BadUserInput, `a self-defined schema is read from ${readers} sources only; "${row.name}" is ${row.type}`);
     }
-  }
-
-  /** DuckDB: from the runtime opened for the load, the loaded source, or the file attached read-only for the reading. */
-  private async introspectedDuckDb(row: DataSourceRow, opened?: DataSourceRuntime): Promise<IntrospectedCatalog> {
-    const loaded = opened ?? this.registry.get(row.name)?.runtime;
-    if (loaded instanceof DuckDbSource) return introspectDuckDb(loaded, row.name);
-    const source = await openSource(this.config, this.engine, { ...row, read_only: true });
-    try {
-      return await introspectDuckDb(source as DuckDbSource, row.name);
-    } finally {
-      await source.close();
-    }
+    return kind.introspect(row, this.kindContext(), opened ?? this.registry.get(row.name)?.runtime);
   }
 
   /** describe_data_source_schema(self: true): the derived catalog SDL (its warnings are comments at the top). */
@@ -124,8 +100,7 @@ export class Lifecycle {
     const found = await this.introspected(row);
     if (!log) return found.sdl;
     try {
-      const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
-      const compiled = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
+      const compiled = compileCatalog(sourceInfo(row), [{ file: `${row.name} (self_defined)`, text: found.sdl }], sourceKind(row.type).capabilities.catalog);
       return `${found.sdl}\n# compilation log\n# compiled ${compiled.objects.length} data objects\n${compiled.warnings.map((w) => `# ${w}`).join('\n')}\n`;
     } catch (e) {
       const problems = e instanceof CatalogError ? e.problems : [(e as Error).message];
@@ -134,21 +109,21 @@ export class Lifecycle {
   }
 
   private async compile(row: DataSourceRow, suspend: boolean, opened?: DataSourceRuntime): Promise<ResolvedCatalog> {
+    const kind = sourceKind(row.type);
+    const info = sourceInfo(row);
     if (row.self_defined) {
       const found = await this.introspected(row, opened);
-      const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
-      const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }]);
+      const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }], kind.capabilities.catalog);
       return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
     }
     const files = [];
     const allowed = this.allowedDirs();
     for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path, allowed)));
     // An http source serves core.http_data_source_request_scalar without a catalog of its own (as in hugr).
-    if (!files.length && row.type !== 'http') throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
-    const info: SourceInfo = { name: row.name, type: row.type as SourceType, prefix: row.prefix ?? '', asModule: !!row.as_module, readOnly: !!row.read_only };
+    if (!files.length && !kind.capabilities.catalogOptional) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     // An extension is checked against the sources served now, itself left out (a reload replaces it).
-    if (row.type === 'extension') return compileExtension(info, files, applyExtensions(this.registry.catalogs().filter((c) => c.source.name !== row.name)).catalogs, { suspend });
-    return compileCatalog(info, files);
+    if (kind.capabilities.extendsOthers) return compileExtension(info, files, applyExtensions(this.registry.catalogs().filter((c) => c.source.name !== row.name)).catalogs, { suspend });
+    return compileCatalog(info, files, kind.capabilities.catalog);
   }
 
   /**
@@ -168,7 +143,8 @@ export class Lifecycle {
         if (row.prefix && !NAME.test(row.prefix)) throw new PublicError(ErrorCode.BadUserInput, `invalid prefix "${row.prefix}" of data source "${name}"`);
         // DuckDB reads object storage files from local copies (no httpfs here); a database file
         // copied from a storage is not the storage's file, so the source takes no writes.
-        const copied = row.type === 'duckdb' && this.storage && isRemote(row.path);
+        const kind = sourceKind(row.type);
+        const copied = kind.capabilities.attachesFile && this.storage && isRemote(row.path);
         if (copied) row = { ...row, path: await this.storage!.copy(row.path), read_only: true };
         const source = row;
         const open = async (compiled?: ResolvedCatalog) => {
@@ -176,14 +152,14 @@ export class Lifecycle {
           const previous = this.registry.remove(name);
           if (previous) await previous.runtime.close().catch(() => undefined);
           const seedFile = this.seeds.get(name);
-          return openSource(this.config, this.engine, { ...source, ...(compiled ? { catalog: compiled } : {}), create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}), ...(this.jq ? { jq: this.jq } : {}), readFile: this.readLocal });
+          return kind.open({ ...source, ...(compiled ? { catalog: compiled } : {}), create: this.creatable.has(name), ...(seedFile ? { seedFile } : {}) }, this.kindContext());
         };
         // A self-defined DuckDB source describes itself once attached (and seeded): opened before compiling.
-        let runtime = row.type === 'duckdb' && row.self_defined ? await open() : undefined;
+        let runtime = kind.capabilities.attachesFile && row.self_defined ? await open() : undefined;
         let catalog: ResolvedCatalog;
         try {
           catalog = await this.compile(row, !!opts.suspend, runtime);
-          if (row.type === 'duckdb' && this.storage) catalog = await this.storage.localize(catalog);
+          if (kind.capabilities.attachesFile && this.storage) catalog = await this.storage.localize(catalog);
         } catch (e) {
           if (runtime) (await runtime.close().catch(() => undefined), this.rebuild());
           throw e;
@@ -191,7 +167,7 @@ export class Lifecycle {
         runtime ??= await open(catalog);
         // Tables, columns and their types against the declarations (issue 29): a mismatch gives
         // wrong answers or failing queries, so the source does not load and says why.
-        const checked = await checkAgainstDatabase(runtime, catalog).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>() }));
+        const checked = await checkAgainstDatabase(runtime, catalog, kind.capabilities.columns).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>() }));
         if (checked.problems.length) {
           await runtime.close().catch(() => undefined);
           this.rebuild();
@@ -249,7 +225,8 @@ export class Lifecycle {
       for (const r of all) if (r.disabled) this.log.info({ source: r.name }, `data source "${r.name}" is disabled: not loaded`);
       // Extensions last: they are checked against the sources they depend on (SPEC §3.1).
       const rows = all.filter((r) => !r.disabled);
-      for (const row of [...rows.filter((r) => r.type !== 'extension'), ...rows.filter((r) => r.type === 'extension')]) {
+      const extending = (r: DataSourceRow) => !!findKind(r.type)?.capabilities.extendsOthers;
+      for (const row of [...rows.filter((r) => !extending(r)), ...rows.filter(extending)]) {
         const r = await this.load(row.name, { suspend: true });
         if (!r.success) failed.push({ name: row.name, message: r.message });
       }

@@ -10,7 +10,7 @@ import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
 
-const compiler = new DuckDbCompiler();
+export const compiler = new DuckDbCompiler();
 const quote = (s: string): string => compiler.quoteIdentifier(s);
 const literal = (s: string): string => `'${s.replaceAll("'", "''")}'`;
 

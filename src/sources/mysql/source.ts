@@ -12,7 +12,7 @@ import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName
 import { mysqlError } from './errors.js';
 import { positional } from './placeholders.js';
 
-const compiler = new MysqlCompiler();
+export const compiler = new MysqlCompiler();
 
 /** Big enough for GROUP_CONCAT lists of a few hundred thousand values (list aggregations). */
 const GROUP_CONCAT_MAX = 64 * 1024 * 1024;

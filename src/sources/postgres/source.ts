@@ -16,7 +16,7 @@ import { clientError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
 // String comparisons leave the parameter untyped, so PostgreSQL takes the column's type (uuid, enums).
-const compiler = new PostgresCompiler({ untypedStrings: true });
+export const compiler = new PostgresCompiler({ untypedStrings: true });
 const untypedStringsCompiler = new PostgresCompiler({ untypedStrings: true });
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
 /** Rows per FETCH of an /ipc stream: a few MB at most in memory, few round trips. */
