@@ -1,8 +1,8 @@
 // SDL -> ResolvedCatalog, in stages: parse, collect, validate, prefix, relations (DESIGN.md §2).
 // Used by codegen and, at run time, by load_data_source.
 import {
-  type ConstDirectiveNode, type DocumentNode, type FieldDefinitionNode, GraphQLError, Kind,
-  type ObjectTypeDefinitionNode, parse, Source, type TypeNode, valueFromASTUntyped,
+  type ConstDirectiveNode, type DefinitionNode, type DocumentNode, type FieldDefinitionNode, GraphQLError, Kind,
+  type ObjectTypeDefinitionNode, parse, print, Source, type TypeNode, valueFromASTUntyped,
 } from 'graphql';
 import { parseTtl } from '../shared/ttl.js';
 import { argumentProblem, DIRECTIVES, type DirectiveSite, siteProblem } from './directives.js';
@@ -367,7 +367,10 @@ function compileFunction(ctx: Ctx, file: string, f: FieldDefinitionNode, mutatio
     args: (f.arguments ?? []).map((a) => {
       const t = unwrap(a.type);
       const injected = directives(a.directives).get('arg_default')?.[0]?.value;
-      return { name: a.name.value, type: t.name, list: t.list, nonNull: t.nonNull, ...(injected !== undefined ? { injected: String(injected) } : {}) };
+      return {
+        name: a.name.value, type: t.name, list: t.list, nonNull: t.nonNull,
+        ...(injected !== undefined ? { injected: String(injected) } : {}), ...(a.defaultValue ? { defaultValue: print(a.defaultValue) } : {}),
+      };
     }),
     returns: { type: ret.name, list: ret.list, nonNull: ret.nonNull },
     isTable: d.is_table !== undefined ? Boolean(d.is_table) : impliedTable(ctx, ret, d),
@@ -445,6 +448,30 @@ function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunc
   }
 }
 
+/**
+ * hugr's pages add fields to a catalog's own types with `extend type X { ... }` beside `type X`
+ * (joins, function-call fields). Each such extension is folded into its definition, fields and
+ * directives appended; the map sends a definition to its merged node and marks each extension
+ * consumed. An `extend type` of a type the catalog does not define stays unsupported here (another
+ * source's objects are extended from an extension source).
+ */
+function withOwnExtensions(docs: readonly DocumentNode[]): Map<DefinitionNode, DefinitionNode> {
+  const defs = new Map<string, ObjectTypeDefinitionNode>();
+  for (const doc of docs) for (const d of doc.definitions) if (d.kind === Kind.OBJECT_TYPE_DEFINITION && !defs.has(d.name.value)) defs.set(d.name.value, d);
+  const merged = new Map<DefinitionNode, DefinitionNode>();
+  for (const doc of docs) {
+    for (const ext of doc.definitions) {
+      if (ext.kind !== Kind.OBJECT_TYPE_EXTENSION || FUNCTION_ROOTS.has(ext.name.value)) continue;
+      const def = defs.get(ext.name.value);
+      if (!def) continue;
+      const cur = (merged.get(def) ?? def) as ObjectTypeDefinitionNode;
+      merged.set(def, { ...cur, fields: [...(cur.fields ?? []), ...(ext.fields ?? [])], directives: [...(cur.directives ?? []), ...(ext.directives ?? [])] });
+      merged.set(ext, ext);
+    }
+  }
+  return merged;
+}
+
 /** Compiles the SDL files of one data source. Throws CatalogError listing every problem found. */
 export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[], traits: CatalogTraits = SQL_TRAITS): ResolvedCatalog {
   const ctx: Ctx = { source, traits, problems: [], warnings: [] };
@@ -453,9 +480,12 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
   const inputs: InputType[] = [];
   const functions: CatalogFunction[] = [];
   const structNodes: ObjectTypeDefinitionNode[] = [];
+  const extended = withOwnExtensions(docs);
   for (const doc of docs) {
     const file = doc.loc?.source.name ?? '?';
-    for (const def of doc.definitions) {
+    for (const original of doc.definitions) {
+      const def = original.kind === Kind.OBJECT_TYPE_DEFINITION ? extended.get(original) ?? original : original;
+      if (def.kind === Kind.OBJECT_TYPE_EXTENSION && !FUNCTION_ROOTS.has(def.name.value) && extended.has(def)) continue;
       if (def.kind === Kind.OBJECT_TYPE_DEFINITION) {
         if (drafts.has(def.name.value)) {
           ctx.problems.push(`type "${def.name.value}" is defined twice ${where(locOf(def, file))}`);
@@ -479,6 +509,8 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
           const fn = compileFunction(ctx, file, f, def.name.value === 'MutationFunction');
           if (fn) functions.push(fn);
         }
+      } else if (def.kind === Kind.OBJECT_TYPE_EXTENSION) {
+        ctx.problems.push(`extend type ${def.name.value}: no type "${def.name.value}" in this catalog (another source's objects are extended by an extension source) ${where(locOf(def, file))}`);
       } else {
         ctx.problems.push(`unsupported definition "${def.kind}" ${where(locOf(def, file))}`);
       }

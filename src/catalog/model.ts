@@ -175,6 +175,8 @@ export interface FunctionArg {
   readonly nonNull: boolean;
   /** `@arg_default(value:)`: injected by the server, hidden from clients. */
   readonly injected?: string;
+  /** The SDL default (`limit: Int = 10`) as a GraphQL literal: GraphQL fills it in when the argument is left out. */
+  readonly defaultValue?: string;
 }
 
 /** `extend type Function` / `extend type MutationFunction` fields with `@function` (SPEC §4.4). */

@@ -20,6 +20,7 @@ import type { PlanContext } from './context.js';
 import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { Expr } from './ir/expr.js';
+import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, OutField, SelectNode } from './ir/select.js';
 
@@ -104,9 +105,9 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
       // as a cross-source level when the function belongs to another source.
       const out = (c: PlanContext, a: string, k: string): OutField => {
         const expr = planRowCall(c, callFn, obj, a, call.args, args);
-        if (!call.join) return { kind: 'scalar', key: k, expr, scalar: isScalarName(call.type) ? call.type : 'JSON', list: call.list };
-        // Rows of a table function, called with this row's values and matched to it.
-        const join = call.join.sourceFields.map((s2, i) => ({ parent: fieldExpr(c, obj, a, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
+        if (!call.join && !callFn.isTable) return { kind: 'scalar', key: k, expr, scalar: isScalarName(call.type) ? call.type : 'JSON', list: call.list };
+        // Rows of a table function, called with this row's values (and matched to it by @table_function_call_join).
+        const join = (call.join?.sourceFields ?? []).map((s2, i) => ({ parent: fieldExpr(c, obj, a, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
         return { kind: 'fn_rows', key: k, call: expr, join };
       };
       // The answer depends on the function's source: its tag, as a function's own answers carry (SPEC §9).
@@ -287,7 +288,34 @@ function orderExpr(ctx: PlanContext, sel: SelectNode, path: string[], full: stri
   if (f.kind === 'remote') throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" is in another source: across sources rows are ordered within each source only`);
   // An @unnest relation is joined (inner): its columns order the joined rows directly.
   if (f.kind === 'unnest' && rest.length) return orderExpr(ctx, f.select, rest, full, objName);
+  if (f.kind === 'aggregate' && rest.length) {
+    const value = aggregateOrderExpr(f.node, rest);
+    if (value) return { expr: value, notNull: false };
+  }
   throw new PublicError(ErrorCode.BadUserInput, `order_by field "${full}" of "${objName}" must name a selected scalar field or an N:1 relation path`);
+}
+
+/**
+ * `orders_aggregation.total.sum` / `orders_aggregation._rows_count` (hugr's sorting page): the
+ * selected aggregate of a relation, recomputed per parent as a scalar subquery over the same related
+ * rows. Only plain aggregations of unlimited rows qualify (buckets, distinct or ordered values do not).
+ */
+function aggregateOrderExpr(node: AggregateNode, path: readonly string[]): Expr | undefined {
+  const rows = node.rows;
+  if (node.groupBy || node.joins.length || rows.limit !== undefined || rows.offset !== undefined || rows.distinctOn || rows.pre) return undefined;
+  let outs: readonly AggOut[] = node.fields;
+  let item: AggOut | undefined;
+  for (const [i, key] of path.entries()) {
+    item = outs.find((o) => o.key === key);
+    if (item?.kind === 'object' && i < path.length - 1) outs = item.fields;
+    else if (i < path.length - 1) return undefined;
+  }
+  if (!item || (item.kind !== 'count' && item.kind !== 'agg') || item.distinct || (item.kind === 'agg' && item.order)) return undefined;
+  const where = [rows.correlate, rows.where, item.filter].filter((x): x is FilterNode => !!x);
+  return {
+    kind: 'agg_subquery', from: rows.from, where: where.length === 1 ? where[0]! : { kind: 'and', items: where },
+    fn: item.kind === 'count' ? 'count' : item.fn, ...(item.arg ? { arg: item.arg } : {}),
+  };
 }
 
 /**

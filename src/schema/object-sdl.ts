@@ -1,6 +1,6 @@
 // The types one data object contributes to the schema (SPEC §4): the object, its filters,
 // mutation inputs and aggregation types.
-import { type CatalogFunction, type ColumnField, type DataObject, isScalar, type Relation, type ScalarName, type StructType } from '../catalog/model.js';
+import { type CatalogFunction, type ColumnField, type FunctionArg, type DataObject, isScalar, type Relation, type ScalarName, type StructType } from '../catalog/model.js';
 import { aggregationTypeName, AGGREGATIONS, FILTER_OPERATORS, filterInputSdl, filterTypeName, subAggregationTypeName } from './scalars.js';
 
 const desc = (d: string | undefined, indent = ''): string => (d ? `${indent}${JSON.stringify(d)}\n` : '');
@@ -41,6 +41,11 @@ function columnArgs(f: ColumnField): string {
 /** `args: <Input>` of a parameterized view (`!` when required), or '' for other objects. */
 export const viewArgs = (obj: DataObject): string => (obj.args ? `args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '');
 
+/** A function argument as the schema offers it, with its SDL default. */
+export function functionArgSdl(a: FunctionArg): string {
+  return `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}${a.defaultValue !== undefined ? ` = ${a.defaultValue}` : ''}`;
+}
+
 export function listArgs(obj: DataObject, extra = ''): string {
   const n = names(obj.name);
   const args = obj.args ? `, ${viewArgs(obj)}` : '';
@@ -74,7 +79,7 @@ function callFields(obj: DataObject, fns: ReadonlyMap<string, CatalogFunction>):
     const fn = fns.get(`${c.source ?? obj.source}.${c.function}`);
     // Arguments not mapped to the row nor injected are arguments of the field (SPEC §3.3).
     const free = (fn?.args ?? []).filter((a) => !(a.name in c.args) && a.injected === undefined);
-    const args = free.length ? `(${free.map((a) => `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}`).join(', ')})` : '';
+    const args = free.length ? `(${free.map(functionArgSdl).join(', ')})` : '';
     return `${desc(c.description, '  ')}  ${c.name}${args}: ${c.list ? `[${c.type}]` : c.type}`;
   });
 }

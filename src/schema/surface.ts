@@ -2,7 +2,7 @@
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, SourceInfo, StructType, UniqueKey } from '../catalog/model.js';
-import { aggregatableStructs, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
+import { aggregatableStructs, functionArgSdl, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
 import { H3_ROOT_FIELD, h3Sdl } from './h3-sdl.js';
 import { baseSdl } from './scalars.js';
@@ -108,7 +108,7 @@ function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): v
 function placeFunction(tree: ModuleNode, cat: ResolvedCatalog, fn: CatalogFunction): void {
   const path = sourcePath(cat, fn.module);
   // Injected arguments (@arg_default) are not offered to clients (SPEC §3.3).
-  const args = fn.args.filter((a) => a.injected === undefined).map((a) => `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}`);
+  const args = fn.args.filter((a) => a.injected === undefined).map(functionArgSdl);
   const ret = `${fn.returns.list || fn.isTable ? `[${fn.returns.type}]` : fn.returns.type}${fn.returns.nonNull ? '!' : ''}`;
   const desc = fn.description ? `${JSON.stringify(fn.description)}\n  ` : '';
   // Like root fields, functions of a source outside a module carry its prefix (SPEC §3.2).

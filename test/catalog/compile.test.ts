@@ -21,6 +21,21 @@ function sdlOf(info: SourceInfo, rel: string): string {
 }
 
 describe('generated surface (golden SDL)', () => {
+  it('extend type adds fields to the catalog\'s own types; function argument defaults are kept', () => {
+    const text = [
+      'type a @table(name: "a") {\n  id: Int! @pk\n}',
+      'extend type a {\n  twin: [a] @join(references_name: "a", source_fields: ["id"], references_fields: ["id"])\n  n: Int @function_call(references_name: "f", args: {x: "id"})\n}',
+      'extend type Function {\n  f(x: Int!, step: Int = 10): Int @function(name: "f")\n}',
+    ].join('\n');
+    const schema = compileSchema([compileCatalog(source(), [{ file: 'cat/schema.graphql', text }])], []).schema;
+    const a = schema.getType('a') as GraphQLObjectType;
+    expect(Object.keys(a.getFields())).toEqual(expect.arrayContaining(['id', 'twin', 'twin_aggregation', 'n']));
+    expect(a.getFields().n!.args.map((x) => [x.name, x.defaultValue])).toEqual([['step', 10]]);
+    const fn = schema.getType('Function') as GraphQLObjectType;
+    expect(fn.getFields().f!.args.map((x) => [x.name, x.defaultValue])).toEqual([['x', undefined], ['step', 10]]);
+  });
+
+
   it('prefix, relations both ways, self reference, M2M, unique key, computed field, view', () => {
     expectGolden(join(GOLDEN, 'shop.graphql'), sdlOf(source({ name: 'shop', prefix: 'shop' }), 'catalogs/shop/schema.graphql'));
   });
@@ -195,6 +210,12 @@ describe('catalog errors name the file, the line and the thing', () => {
       'unknown function "nope" in @function_call of "o.t" (cat/schema.graphql:3): a function of another source is called from an extension source (docs/multi-source.md)',
       'function "f" has no argument "y" (@function_call of "o.u") (cat/schema.graphql:4)',
       'unknown field "missing" of "o" in @function_call (cat/schema.graphql:4)',
+    ]);
+  });
+
+  it('extend type of a type the catalog does not define', () => {
+    expect(problems('type a @table(name: "a") { id: Int @pk }\nextend type b { x: Int }')).toEqual([
+      'extend type b: no type "b" in this catalog (another source\'s objects are extended by an extension source) (cat/schema.graphql:2)',
     ]);
   });
 
