@@ -84,6 +84,8 @@ def __svc_duration:
   end;
 `;
 
+// roundTime reads hugr's unit names too: plurals ("hours") and weekdays ("monday": the start of
+// the latest Monday). No jq comments in here: the prelude is joined into one line.
 const PUBLIC = String.raw`
 def utcTime: $__svc.now | __svc_format(__svc_zone("UTC"));
 def localTime: $__svc.now | __svc_format(__svc_zone($__svc.tz));
@@ -92,8 +94,11 @@ def fromUnixTime($tz): __svc_zone($tz) as $z
   | if type == "number" then __svc_format($z) else error("fromUnixTime: expected Unix seconds, got \(type)") end;
 def fromUnixTime: fromUnixTime($__svc.tz);
 def roundTime($unit; $tz):
-  __svc_zone($tz) as $z | (__svc_parse($z) | __svc_to_local($z)) as $l | (($l / 86400) | floor) as $days
-  | if $unit == "second" then ($l | floor)
+  ($unit | if type == "string" and test("^(second|minute|hour|day|week|month|quarter|year)s$") then .[:-1] else . end) as $unit
+  | {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6} as $weekdays
+  | __svc_zone($tz) as $z | (__svc_parse($z) | __svc_to_local($z)) as $l | (($l / 86400) | floor) as $days
+  | if ($unit | type) == "string" and $weekdays[$unit] != null then ($days - (($days + 3 - $weekdays[$unit]) | __svc_mod(7))) * 86400
+    elif $unit == "second" then ($l | floor)
     elif $unit == "minute" then ($l / 60 | floor) * 60
     elif $unit == "hour" then ($l / 3600 | floor) * 3600
     elif $unit == "day" then $days * 86400
@@ -102,7 +107,7 @@ def roundTime($unit; $tz):
     elif $unit == "quarter" then ($days | __svc_civil) as $c | __svc_days($c[0]; ($c[1] - 1) - (($c[1] - 1) % 3) + 1; 1) * 86400
     elif $unit == "year" then ($days | __svc_civil) as $c | __svc_days($c[0]; 1; 1) * 86400
     elif ($unit | type) != "number" and (($unit | type) != "string" or ($unit | test("^\\s*[+-]?\\s*\\d") | not)) then
-      error("roundTime: unknown unit \($unit | tojson) (use second, minute, hour, day, week, month, quarter, year or a duration such as \"15m\")")
+      error("roundTime: unknown unit \($unit | tojson) (use second, minute, hour, day, week, month, quarter, year, a weekday such as \"monday\" or a duration such as \"15m\")")
     else ($unit | __svc_duration) as $d
       | if $d.mo != 0 then error("roundTime: use \"month\" or \"year\" instead of \($unit | tojson)")
         else ($d.s + $d.d * 86400) as $step
@@ -125,7 +130,7 @@ def datePart($part; $tz):
   | if $part == "year" then $c[0] elif $part == "month" then $c[1] elif $part == "day" then $c[2]
     elif $part == "hour" then ($tod / 3600 | floor) elif $part == "minute" then (($tod / 60 | floor) % 60)
     elif $part == "second" then (($tod | floor) % 60)
-    elif $part == "weekday" then (($days + 4) | __svc_mod(7))
+    elif $part == "weekday" then ((($days + 3) | __svc_mod(7)) + 1)
     elif $part == "yearday" then $days - __svc_days($c[0]; 1; 1) + 1
     elif $part == "quarter" then (($c[1] - 1) / 3 | floor) + 1
     else error("datePart: unknown part \($part | tojson) (use second, minute, hour, day, month, year, weekday or yearday)") end;

@@ -123,7 +123,7 @@ describe('datePart', () => {
 
   it('reads the parts in the request zone or the given one', async () => {
     expect(await jq('"2024-06-15T23:30:00Z" | datePart("day")', 'Europe/Berlin')).toBe(16);
-    expect(await jq('"2024-06-15T23:30:00Z" | datePart("weekday"; "Europe/Berlin")')).toBe(0);
+    expect(await jq('"2024-06-15T23:30:00Z" | datePart("weekday"; "Europe/Berlin")')).toBe(7);
     expect(await jq('"2024-12-31T12:00:00Z" | datePart("yearday")')).toBe(366);
     expect((await jqError('"2024-06-15T23:30:00Z" | datePart("fortnight")')).message).toMatch(/unknown part "fortnight"/);
   });
