@@ -10,7 +10,7 @@ import type { Logger } from '../shared/logger.js';
 export type DbErrorReason =
   | 'unique_violation' | 'foreign_key_violation' | 'not_null_violation' | 'check_violation'
   | 'invalid_value' | 'out_of_range' | 'invalid_geometry' | 'catalog_mismatch' | 'not_supported'
-  | 'conflict' | 'permission_denied' | 'pool_busy' | 'unavailable';
+  | 'conflict' | 'permission_denied' | 'pool_busy' | 'unavailable' | 'key_refused';
 
 interface ErrorClass {
   readonly code: ErrorCode;
@@ -36,6 +36,9 @@ const CLASSES: Readonly<Record<DbErrorReason, ErrorClass>> = {
     code: ErrorCode.CatalogInvalid, ours: true,
     text: 'the database cannot run what the catalog declares (a table, column or function it lacks, or SQL it refuses); the catalog needs fixing',
   },
+  // A unique or foreign key violation told to a role with row filters (src/pipeline/write-check.ts):
+  // "a row with the same key exists" would confirm a row the role cannot read.
+  key_refused: { code: ErrorCode.QueryFailed, text: 'a unique key or foreign key constraint refused the write' },
   not_supported: { code: ErrorCode.QueryFailed, text: 'the database does not support this operation' },
   conflict: { code: ErrorCode.QueryFailed, retryable: true, text: 'the rows were changed by a concurrent request; nothing was written, try again' },
   permission_denied: { code: ErrorCode.SourceUnavailable, ours: true, text: 'the database refused svc access to an object the catalog names' },

@@ -172,13 +172,16 @@ export class Executor {
     return this.timed(ctx, runtime, stmt, () => conn.write(stmt));
   }
 
-  /** Inserts a row and its related rows; returns the stored row (physical column names). */
-  async insert(ctx: RequestContext, runtime: DataSourceRuntime, tree: InsertTree): Promise<Row> {
+  /**
+   * Inserts a row and its related rows; returns the stored row (physical column names). `written`
+   * sees every row stored, nested ones included (the check after a write reads them back).
+   */
+  async insert(ctx: RequestContext, runtime: DataSourceRuntime, tree: InsertTree, written?: (object: InsertTree['object'], row: Row) => void): Promise<Row> {
     const conn = await ctx.transactions.connection(runtime);
-    return this.insertTree(ctx, runtime, conn, tree);
+    return this.insertTree(ctx, runtime, conn, tree, written);
   }
 
-  private async insertTree(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, tree: InsertTree): Promise<Row> {
+  private async insertTree(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, tree: InsertTree, written?: (object: InsertTree['object'], row: Row) => void): Promise<Row> {
     const values = new Map(tree.values);
     const fieldOf = (column: string) => tree.object.fields.find((f) => f.column === column);
     const set = (column: string, value: unknown) => {
@@ -186,7 +189,7 @@ export class Executor {
       values.set(column, { kind: 'param', value, scalar: f?.type ?? 'String' });
     };
     for (const p of tree.parents) {
-      const parentRow = await this.insertTree(ctx, runtime, conn, p.tree);
+      const parentRow = await this.insertTree(ctx, runtime, conn, p.tree, written);
       p.relation.sourceFields.forEach((c, i) => set(c, parentRow[p.relation.targetFields[i]!]));
     }
     const stored = tree.object.fields.filter((f) => f.sql === undefined).map((f) => f.column);
@@ -198,17 +201,18 @@ export class Executor {
       returning: stored,
     });
     const row = (await this.write(ctx, runtime, conn, stmt)).rows[0] ?? {};
+    written?.(tree.object, row);
     for (const c of tree.children) {
       for (const child of c.trees) {
         if (c.relation.via && c.junction) {
           // M2M: insert the target row, then the junction row linking both ends.
-          const targetRow = await this.insertTree(ctx, runtime, conn, child);
+          const targetRow = await this.insertTree(ctx, runtime, conn, child, written);
           const via = c.relation.via;
           const link = new Map<string, ParamExpr>();
           const typed = (column: string, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: c.junction?.fields.find((f) => f.column === column)?.type ?? 'String' });
           via.ownerFields.forEach((col, i) => link.set(col, typed(col, row[c.relation.sourceFields[i]!])));
           via.targetFields.forEach((col, i) => link.set(col, typed(col, targetRow[c.relation.targetFields[i]!])));
-          await this.insertTree(ctx, runtime, conn, { object: c.junction, values: link, parents: [], children: [] });
+          await this.insertTree(ctx, runtime, conn, { object: c.junction, values: link, parents: [], children: [] }, written);
           continue;
         }
         const withFk = new Map(child.values);
@@ -216,7 +220,7 @@ export class Executor {
           const f = child.object.fields.find((x) => x.column === col);
           withFk.set(col, { kind: 'param', value: row[c.relation.sourceFields[i]!], scalar: f?.type ?? 'String' });
         });
-        await this.insertTree(ctx, runtime, conn, { ...child, values: withFk });
+        await this.insertTree(ctx, runtime, conn, { ...child, values: withFk }, written);
       }
     }
     return row;

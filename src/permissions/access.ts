@@ -245,6 +245,16 @@ export class Access {
     return parts.length === 1 ? parts[0] : { _and: parts };
   }
 
+  /**
+   * The filter of the write `op`'s own object-wide row alone (no read filter), which the rows an
+   * insert or update produced must pass (the check after a write, issue 31).
+   */
+  writeRule(op: 'insert' | 'update', object: string, vars: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+    if (this.unrestricted) return undefined;
+    const own = this.rules.objectRule(op, object)?.filter;
+    return own ? (substitute(own, vars) as Record<string, unknown>) : undefined;
+  }
+
   /** Object-wide values stamped over every insert/update of `object`, nested inserts included. */
   objectData(op: 'insert' | 'update', object: string, vars: Readonly<Record<string, unknown>>): Record<string, unknown> {
     if (this.unrestricted) return {};

@@ -30,6 +30,7 @@ import { markReadRoot } from './fast-path/marks.js';
 import { planningWork } from './metrics.js';
 import { guardFields } from './stages/permission.js';
 import { planContext } from './plan-context.js';
+import { checked, checkWritten, hideRows, keysToUpdate, refuseUnchecked, WrittenRows } from './write-check.js';
 import { H3_CELL_RESOLVERS, H3_QUERY_TYPE, h3Resolver } from './h3.js';
 
 function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
@@ -191,29 +192,39 @@ function planAndRun(root: DataRootField, index: SchemaIndex, scope: AccessScope,
       if (!guardFilter) return filter;
       return filter ? { _and: [filter, guardFilter] } : guardFilter;
     };
+    /** A write whose key or reference errors do not reveal rows the role cannot read. */
+    const guarded = <T>(fn: () => Promise<T>) => writeStep(ctx, info, () => fn().catch((e: unknown) => {
+      throw hideRows(pctx, obj, e);
+    }));
     switch (root.kind) {
       case 'insert':
-        return writeStep(ctx, info, async () => {
+        return guarded(async () => {
           const data = args.data as Args;
-          const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
+          const written = new WrittenRows();
+          const row: Row = await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)), written.add);
+          await written.check(deps.executor, ctx, runtime, pctx);
           if (!obj.pk.length || obj.isM2m) return operationResult(1, 'inserted');
-          const stored = await readRow(row, true);
-          // Hasura's "check": the row just written must be one the role may read; otherwise the
-          // whole mutation is refused and rolled back, instead of a row the role can never see again (issue 31).
-          if (stored === null && access.readFilter(obj.name, ctx.authVars)) {
-            throw forbidden(`role "${access.role}" may not insert into "${obj.name}" a row its own read rule would hide; nothing was written`);
-          }
-          return showSecretsOnce(access, obj, info, data, stored);
+          return showSecretsOnce(access, obj, info, data, await readRow(row, true));
         });
       case 'insert_batch':
-        return writeStep(ctx, info, async () => {
+        return guarded(async () => {
           const rows = args.data as Args[];
-          for (const data of rows) await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)));
+          const written = new WrittenRows();
+          for (const data of rows) await deps.executor.insert(ctx, runtime, planned(() => planInsert(pctx, obj, data, stamps)), written.add);
+          await written.check(deps.executor, ctx, runtime, pctx);
           return operationResult(rows.length, 'inserted');
         });
       case 'update':
-        return writeStep(ctx, info, async () => {
-          const n = await deps.executor.change(ctx, runtime, planned(() => planUpdate(pctx, obj, writeWhere('update', args.filter as Args | null), args.data as Args, stamps)));
+        return guarded(async () => {
+          const where = writeWhere('update', args.filter as Args | null);
+          const node = planned(() => planUpdate(pctx, obj, where, args.data as Args, stamps));
+          // Checked updates learn their rows' keys first: the rows no longer match the filter once changed.
+          const keys = checked(pctx, 'update', obj) ? await keysToUpdate(deps.executor, ctx, runtime, pctx, obj, where) : undefined;
+          const n = await deps.executor.change(ctx, runtime, node);
+          if (keys) {
+            refuseUnchecked(runtime, n, keys);
+            await checkWritten(deps.executor, ctx, runtime, pctx, 'update', obj, keys);
+          }
           return operationResult(n, 'updated');
         });
       case 'delete':

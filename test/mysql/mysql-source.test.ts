@@ -135,6 +135,22 @@ describe('permissions', () => {
   });
 });
 
+describe('the check after a write (issue 31)', () => {
+  it('refuses an update of MySQL rows into a state the role cannot read, writing nothing', async () => {
+    await data(app, `mutation { core { insert_roles(data: {name: "my_writer", permissions: [
+      {type_name: "data-object:query", field_name: "lib_books", filter: {title: {like: "%Cities%"}}}
+    ]}) { name } } }`);
+    const headers = { 'x-svc-secret-key': 'k', 'x-svc-role': 'my_writer' };
+    const r = await app.gql('mutation { a: update_lib_books(filter: {id: {eq: 12}}, data: {price: 1.5}) { affected_rows } b: update_lib_books(filter: {id: {eq: 12}}, data: {title: "Hidden"}) { affected_rows } }', undefined, headers);
+    expect(r.body.data, r.text).toBeNull();
+    expect(r.body.errors[0].message).toBe('forbidden: role "my_writer" may not update rows of "lib_books" into a state its own read rule would hide; nothing was written');
+    const book = await data(app, '{ lib_books_by_pk(id: 12) { title price } }');
+    expect(book.lib_books_by_pk).toEqual({ title: 'Invisible Cities', price: 8.25 });
+    const ok = await app.gql('mutation { update_lib_books(filter: {id: {eq: 12}}, data: {title: "Invisible Cities (2nd ed.)"}) { affected_rows } }', undefined, headers);
+    expect(ok.body.errors, ok.text).toBeUndefined();
+  });
+});
+
 describe('limits', () => {
   it('reads the rows after an offset when limit is null (MySQL needs a LIMIT before OFFSET)', async () => {
     const r = await data(app, '{ lib_books(limit: null, offset: 1, order_by: [{field: "id"}]) { id } }');
