@@ -1,8 +1,6 @@
 // System functions of the `core` module (seed 001, SPEC §11) and their handlers.
-import { printSchema } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import type { FunctionHandler } from '../pipeline/resolver-deps.js';
-import { compileSchema } from '../pipeline/schema.service.js';
 import type { SystemFunction } from '../schema/surface.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import type { Lifecycle } from './lifecycle.js';
@@ -21,7 +19,7 @@ export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
     returns: 'String', handler: 'http_data_source_request_scalar',
     description: "Sends a request to an http data source with its credentials and returns the answer's JSON text (after the jq program); admin only unless a role is granted this field",
   },
-  { module: 'core', mutation: false, name: 'describe_data_source_schema', args: '(name: String!, self: Boolean = false, log: Boolean = false)', returns: 'String', handler: 'describe_data_source_schema', description: "The GraphQL schema generated from a data source's catalog" },
+  { module: 'core', mutation: false, name: 'describe_data_source_schema', args: '(name: String!, self: Boolean = false, log: Boolean = false)', returns: 'String', handler: 'describe_data_source_schema', description: "A data source's catalog SDL as written (self: the catalog its database describes)" },
 ];
 
 export interface FunctionDeps {
@@ -62,10 +60,10 @@ export function systemHandlers(deps: FunctionDeps): Record<string, FunctionHandl
       const loaded = deps.registry.get(name(args));
       const status = deps.registry.status(name(args));
       if (!loaded) return status ? `data source "${name(args)}" is ${status.state}${args.log ? `\n# ${status.log.join('\n# ')}` : ''}` : `unknown data source "${name(args)}"`;
-      // An extension has no schema of its own: its SDL is what it adds to other sources.
-      if (loaded.catalog.extension) return loaded.catalog.extension.files.map((f) => `# ${f.file}\n${f.text}`).join('\n');
-      const { schema } = compileSchema([loaded.catalog], []);
-      const sdl = printSchema(schema);
+      // The source's catalog (hugr's answer), not svc's generated API; an extension's is what it adds to other sources.
+      const sdl = loaded.catalog.extension
+        ? loaded.catalog.extension.files.map((f) => `# ${f.file}\n${f.text}`).join('\n')
+        : await deps.lifecycle.writtenCatalog(name(args));
       return args.log ? `${sdl}\n# compilation log\n${(status?.log ?? []).map((l) => `# ${l}`).join('\n')}\n` : sdl;
     },
   };

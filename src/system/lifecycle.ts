@@ -93,6 +93,23 @@ export class Lifecycle {
     return kind.introspect(row, this.kindContext(), opened ?? this.registry.get(row.name)?.runtime);
   }
 
+  /**
+   * describe_data_source_schema without `self`: the source's catalog as its author wrote it, as hugr
+   * answers (not the generated API): a self-defined source's derived SDL, then each catalog file
+   * under a `# <file>` line.
+   */
+  async writtenCatalog(name: string): Promise<string> {
+    const row = await this.core.dataSource(name);
+    if (!row) return `unknown data source "${name}"`;
+    const parts: string[] = [];
+    if (row.self_defined) parts.push((await this.introspected(row)).sdl);
+    const allowed = this.allowedDirs();
+    for (const cs of await this.core.catalogSources(row.name)) {
+      for (const f of await readCatalogFiles(cs.type, cs.path, allowed)) parts.push(`# ${f.file}\n${f.text.trimEnd()}\n`);
+    }
+    return parts.join('\n');
+  }
+
   /** describe_data_source_schema(self: true): the derived catalog SDL (its warnings are comments at the top). */
   async selfDefinedSdl(name: string, log: boolean): Promise<string> {
     const row = await this.core.dataSource(name);

@@ -40,9 +40,24 @@ describe('describe_data_source_schema(self: true)', () => {
   it('derives it for a source that has a catalog of its own, and differs from the served schema', async () => {
     const derived = await describeSchema('name: "written", self: true');
     expect(derived).toContain('type orders @table(name: "orders")');
-    const served = await describeSchema('name: "written"');
-    expect(served).not.toContain('type written_orders');
-    expect(served).toContain('type written_customers');
+    const written = await describeSchema('name: "written"');
+    expect(written).not.toContain('type orders');
+  });
+});
+
+describe('describe_data_source_schema without self: the source\'s catalog, as hugr answers', () => {
+  it('is the catalog file as written, not the generated API with svc\'s directive definitions first', async () => {
+    const written = await describeSchema('name: "written"');
+    expect(written).toMatch(/^# .*schema\.graphql\ntype customers @table\(name: "customers"\) \{ id: Int! @pk name: String! \}\n$/);
+    expect(written).not.toContain('directive @');
+    expect(written).not.toContain('written_customers');
+  });
+
+  it('is the derived catalog for a self-defined source, then its files; log: true adds the compilation log', async () => {
+    const derived = await describeSchema('name: "derived"');
+    expect(derived.startsWith((await introspect(`${db.url}?schema=app`, 'app', 'derived')).sdl)).toBe(true);
+    expect(derived).toMatch(/# .*schema\.graphql\n# unused\n$/);
+    expect(await describeSchema('name: "written", log: true')).toMatch(/\n# compilation log\n/);
   });
 
   it('adds the compilation log with log: true', async () => {
