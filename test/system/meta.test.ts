@@ -23,6 +23,18 @@ describe('core.meta', () => {
     expect(names).toContain('core.data_sources');
   });
 
+  it("navigates as hugr's core.meta does: a DuckDB source's tables, their columns and constraints, by name", async () => {
+    const r = await t.gql(`{ core { meta {
+      databases_by_name(name: "shop") { name schemas { name } tables(filter: {name: {eq: "orders"}}) { name columns(order_by: [{field: "ordinal_position"}], nested_limit: 2) { name ordinal_position } constraints(filter: {type: {eq: "PRIMARY KEY"}}) { columns } } }
+      columns(filter: {database_name: {eq: "shop"}, table_name: {eq: "orders"}, name: {eq: "id"}}) { table { name database { name } } }
+    } } }`);
+    expect(r.body.errors, r.text).toBeUndefined();
+    expect(r.body.data.core.meta).toEqual({
+      databases_by_name: { name: 'shop', schemas: [{ name: 'main' }], tables: [{ name: 'orders', columns: [{ name: 'id', ordinal_position: 1 }, { name: 'customer_id', ordinal_position: 2 }], constraints: [{ columns: ['id'] }] }] },
+      columns: [{ table: { name: 'orders', database: { name: 'shop' } } }],
+    });
+  });
+
   it('filters, pages and aggregates like any data object', async () => {
     const r = await t.gql(`{ core { meta {
       columns(filter: {table_name: {eq: "orders"}, database_name: {eq: "shop"}}, order_by: [{field: "ordinal_position"}], limit: 2, offset: 1) { name data_type ordinal_position }

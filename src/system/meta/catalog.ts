@@ -16,7 +16,7 @@ const SECRET_SETTING = `regexp_matches(name, '(secret|password|token|access_key|
 
 export const META_CATALOG_SDL = /* GraphQL */ `
 """Databases attached to the embedded engine (the engine's own, the core database, DuckDB sources)."""
-type databases @view(name: "duckdb_databases", sql: "SELECT database_oid AS id, database_name AS name, type, comment, readonly, internal, path FROM duckdb_databases()") {
+type databases @view(name: "duckdb_databases", sql: "SELECT database_oid AS id, database_name AS name, type, comment, readonly, internal, path FROM duckdb_databases()") @unique(fields: ["name"], query_suffix: "by_name") {
   id: BigInt! @pk
   name: String!
   type: String
@@ -30,7 +30,7 @@ type databases @view(name: "duckdb_databases", sql: "SELECT database_oid AS id, 
 type schemas @view(name: "duckdb_schemas", sql: "SELECT oid AS id, schema_name AS name, database_oid AS database_id, database_name, internal FROM duckdb_schemas()") {
   id: BigInt! @pk
   name: String! @pk
-  database_id: BigInt
+  database_id: BigInt @field_references(references_name: "databases", field: "id", query: "database", references_query: "schemas")
   database_name: String
   internal: Boolean
 }
@@ -39,7 +39,7 @@ type schemas @view(name: "duckdb_schemas", sql: "SELECT oid AS id, schema_name A
 type tables @view(name: "duckdb_tables", sql: "SELECT table_oid AS id, table_name AS name, database_oid AS database_id, database_name, schema_oid AS schema_id, schema_name, estimated_size, column_count, index_count, has_primary_key, temporary, comment FROM duckdb_tables()") {
   id: BigInt! @pk
   name: String!
-  database_id: BigInt
+  database_id: BigInt @field_references(references_name: "databases", field: "id", query: "database", references_query: "tables")
   database_name: String
   schema_id: BigInt
   schema_name: String
@@ -56,7 +56,7 @@ type tables @view(name: "duckdb_tables", sql: "SELECT table_oid AS id, table_nam
 type views @view(name: "duckdb_views", sql: "SELECT view_oid AS id, view_name AS name, database_oid AS database_id, database_name, schema_oid AS schema_id, schema_name, column_count, temporary, internal, sql FROM duckdb_views()") {
   id: BigInt! @pk
   name: String! @pk
-  database_id: BigInt
+  database_id: BigInt @field_references(references_name: "databases", field: "id", query: "database", references_query: "views")
   database_name: String
   schema_id: BigInt
   schema_name: String
@@ -68,7 +68,7 @@ type views @view(name: "duckdb_views", sql: "SELECT view_oid AS id, view_name AS
 
 """Columns of tables and views; a column is named by its table and its name."""
 type columns @view(name: "duckdb_columns", sql: "SELECT column_name AS name, database_oid AS database_id, database_name, schema_oid AS schema_id, schema_name, table_oid AS table_id, table_name, data_type, is_nullable, column_default AS \\"default\\", column_index AS ordinal_position, comment FROM duckdb_columns()") {
-  table_id: BigInt! @pk
+  table_id: BigInt! @pk @field_references(references_name: "tables", field: "id", query: "table", references_query: "columns")
   name: String! @pk
   database_id: BigInt
   database_name: String
@@ -85,7 +85,7 @@ type columns @view(name: "duckdb_columns", sql: "SELECT column_name AS name, dat
 
 """Constraints of tables: PRIMARY KEY, FOREIGN KEY, UNIQUE, CHECK, NOT NULL."""
 type constraints @view(name: "duckdb_constraints", sql: "SELECT constraint_name AS name, table_oid AS table_id, table_name, database_name, schema_name, constraint_type AS type, constraint_text AS text, constraint_column_names AS columns, referenced_table AS references_table_name, referenced_column_names AS references_columns FROM duckdb_constraints()") {
-  table_id: BigInt! @pk
+  table_id: BigInt! @pk @field_references(references_name: "tables", field: "id", query: "table", references_query: "constraints")
   name: String! @pk
   table_name: String
   database_name: String
