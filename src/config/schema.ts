@@ -167,6 +167,8 @@ export const settingsShape = {
   /** How long a role's permissions are kept (SPEC §7 RolePermissions:<role>); 0 reads them on every request. */
   ROLE_PERMISSIONS_TTL: duration.default(3_600_000).refine((ms) => ms <= 86_400_000, 'at most 24h'),
   DB_PG_CONNECTION_LIMIT: int.default(0),
+  /** PostgreSQL reads return rows assembled in Node (docs/sql.md "Rows"); false: one JSON document per read, as before. */
+  SQL_ROWS: bool.default(true),
   DB_TIMEZONE: z.string().default('').refine((v) => v === '' || isTimeZone(v), 'not an IANA time zone name'),
   CORE_DB_PATH: z.string().default('data/core.duckdb'),
   CORE_DB_READONLY: bool.default(false),

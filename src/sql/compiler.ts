@@ -16,7 +16,15 @@ export interface CompiledSql {
   readonly params: readonly unknown[];
   /** The tables the statement reads and writes, for lineage events (SPEC §14). */
   readonly lineage?: StatementLineage;
+  /**
+   * Set when the statement returns rows rather than one JSON document (src/sql/rows/): builds the
+   * root field's answer from the rows (arrays of column values, as the source's driver reads them).
+   */
+  readonly rows?: RowsAssembler;
 }
+
+/** The answer of a root field from the rows of its statement (src/sql/rows/assemble.ts). */
+export type RowsAssembler = (rows: readonly (readonly unknown[])[]) => unknown;
 
 export interface StatementLineage {
   /** Qualified names as the source knows them (e.g. ['shop', 'main', 'orders']). */
@@ -36,6 +44,11 @@ export class SqlContext {
   /** Tables met while compiling (lineage), by their dotted name. */
   readonly reads = new Map<string, readonly string[]>();
   approximate = false;
+  /**
+   * Objects are written as positional arrays (values in field order, no keys): the 1:N levels of a
+   * rows statement (src/sql/rows/), whose assembler knows the keys.
+   */
+  positional = false;
 
   /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
   constructor(readonly timezone = 'UTC') {}
@@ -233,13 +246,22 @@ export abstract class SqlCompiler {
 
   /** A list's row object, its order, and the `FROM ... WHERE ...` it is built from. */
   private listParts(sel: SelectNode, ctx: SqlContext): { object: string; order: string; from: string } {
+    if ((sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length) && sel.joins?.length) return this.limitedJoined(sel, ctx);
+    const { body, order, from, where } = this.listRows(sel, ctx, () => this.objectOf(sel, ctx));
+    return { object: body, order, from: `${from}${where}` };
+  }
+
+  /**
+   * The rows of a list (without `@unnest` joins), its order and its `FROM` and `WHERE` apart, so a
+   * rows statement can join its to-one relations in between; `body` writes what each row selects.
+   */
+  protected listRows(sel: SelectNode, ctx: SqlContext, body: () => string): { body: string; order: string; from: string; where: string } {
     const limited = sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length;
     if (!limited) {
       // Parameters are numbered in this order (order, object, from, where), as before.
       const order = this.orderList(sel.orderBy, ctx);
-      return { order, object: this.objectOf(sel, ctx), from: `${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` };
+      return { order, body: body(), from: this.from(sel, ctx), where: this.whereClause(sel, ctx) };
     }
-    if (sel.joins?.length) return this.limitedJoined(sel, ctx);
     const items = this.effectiveOrder(sel);
     const order = this.orderList(items, ctx);
     const alias = this.quoteIdentifier(sel.from.alias);
@@ -253,7 +275,7 @@ export abstract class SqlCompiler {
       `(SELECT ${distinct}${alias}.*${rn} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}` +
       `${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}) AS ${alias}`;
     const outer = !order ? '' : plain ? order : `${alias}.${RN}`;
-    return { object: this.objectOf(sel, ctx), order: outer, from: rows };
+    return { body: body(), order: outer, from: rows, where: '' };
   }
 
   /**

@@ -30,7 +30,7 @@ function watch(app: TestApp, name: Dialect['name'], database?: string): Dialect 
 }
 
 /** The shop catalog served by `type` from `url` (an environment placeholder keeps it out of the text). */
-function shopCatalogs(type: string, envName: string): string {
+export function shopCatalogs(type: string, envName: string): string {
   const dir = join(tempDir(), 'catalogs');
   mkdirSync(join(dir, 'shop'), { recursive: true });
   writeFileSync(join(dir, 'shop', 'source.yaml'), `type: ${type}\npath: "[$${envName}]"\nprefix: shop\n`);

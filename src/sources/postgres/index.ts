@@ -10,7 +10,7 @@ export const postgres = {
   open: (spec, { config }) =>
     PostgresSource.connect({
       name: spec.name, url: substituteEnv(spec.path ?? ''), readOnly: !!spec.read_only,
-      maxConnections: config.DB_PG_CONNECTION_LIMIT, maxIdle: config.DB_MAX_IDLE_CONNS, statementTimeoutMs: config.QUERY_TIMEOUT,
+      maxConnections: config.DB_PG_CONNECTION_LIMIT, maxIdle: config.DB_MAX_IDLE_CONNS, statementTimeoutMs: config.QUERY_TIMEOUT, rows: config.SQL_ROWS,
     }),
   compiler,
   /** The schema in its path, from the loaded source or a connection of its own. */

@@ -11,13 +11,22 @@ import type { PoolStats } from '../../shared/metrics.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
+import { ROW_VALUE_TYPES } from '../../sql/pg/row-values.js';
 import { statementCancelled } from '../timeout.js';
 import { clientError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 
 // String comparisons leave the parameter untyped, so PostgreSQL takes the column's type (uuid, enums).
-export const compiler = new PostgresCompiler({ untypedStrings: true });
-const untypedStringsCompiler = new PostgresCompiler({ untypedStrings: true });
+// Compilers are shared by the sources of one setting (their plans are cached per operation anyway).
+const compilers = new Map<string, PostgresCompiler>();
+function compilerOf(rows: boolean): PostgresCompiler {
+  const key = String(rows);
+  let c = compilers.get(key);
+  if (!c) compilers.set(key, (c = new PostgresCompiler({ untypedStrings: true, rows })));
+  return c;
+}
+/** The compiler of the default settings (the kind's descriptor names it). */
+export const compiler = compilerOf(true);
 const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
 /** Rows per FETCH of an /ipc stream: a few MB at most in memory, few round trips. */
 const STREAM_BATCH = 2000;
@@ -60,14 +69,27 @@ export interface PostgresSourceOptions {
   /** DB_MAX_IDLE_CONNS: connections kept idle; one released beyond it is closed (0: all kept, for 30 s). */
   readonly maxIdle?: number;
   readonly statementTimeoutMs?: number;
-  /** String filters with untyped parameters (uuid/enum columns served as String); see PostgresCompilerOptions. */
-  readonly untypedStrings?: boolean;
+  /** SQL_ROWS: reads return rows assembled in Node (default), or one JSON document each. */
+  readonly rows?: boolean;
+}
+
+/** A rows statement's answer (src/sql/rows/), or the JSON document of any other read. */
+async function answerOf(c: pg.ClientBase, stmt: CompiledSql, name: string | undefined): Promise<unknown> {
+  if (stmt.rows) {
+    const r = await c.query({ name, text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: ROW_VALUE_TYPES as never });
+    return stmt.rows(r.rows as unknown[][]);
+  }
+  const r = await c.query({ name, text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
+  const v = r.rows[0]?.[0] as string | null | undefined;
+  return v === null || v === undefined ? null : parseDbJson(v);
 }
 
 function wrap(c: pg.ClientBase, source: string, timeoutMs: number | undefined): SourceConnection {
   return {
     async all(stmt: CompiledSql): Promise<Row[]> {
       try {
+        // A read inside a transaction: its answer as the one value of one row, as a JSON read gives it.
+        if (stmt.rows) return [{ result: await answerOf(c, stmt, undefined) }];
         return (await c.query({ text: stmt.sql, values: stmt.params as unknown[], types: EXACT_JSON })).rows as Row[];
       } catch (e) {
         throw clientError(e, source, timeoutMs);
@@ -108,11 +130,11 @@ export class PostgresSource implements DataSourceRuntime {
     private readonly timeoutMs: number,
     /** `postgres://host:port` and the database name: OpenLineage's naming of PostgreSQL datasets. */
     private readonly lineage: { namespace: string; database: string },
-    untypedStrings = false,
+    rows = true,
     /** PostgreSQL's own functions (pg_catalog) the source's schema does not define: called bare. */
     private readonly engineFunctions: ReadonlySet<string> = new Set(),
   ) {
-    this.compiler = untypedStrings ? untypedStringsCompiler : compiler;
+    this.compiler = compilerOf(rows);
   }
 
   static async connect(o: PostgresSourceOptions): Promise<PostgresSource> {
@@ -139,7 +161,7 @@ export class PostgresSource implements DataSourceRuntime {
     pool.on('connect', (client) => client.on('error', ignore));
     limitIdle(pool, o.maxIdle ?? 0);
     const lineage = { namespace: `postgres://${url.hostname}:${url.port || 5432}`, database: decodeURIComponent(url.pathname.slice(1)) };
-    const probe = new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings);
+    const probe = new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.rows);
     let builtins: Row[];
     try {
       // Built-in functions live in pg_catalog; qualified with the source's schema they are not found.
@@ -152,7 +174,7 @@ export class PostgresSource implements DataSourceRuntime {
       await pool.end();
       throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
     }
-    return new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.untypedStrings, new Set(builtins.map((r) => String(r.name))));
+    return new PostgresSource(o.name, o.readOnly, pool, schema, timeoutMs, lineage, o.rows, new Set(builtins.map((r) => String(r.name))));
   }
 
   /** Every statement of this source is admitted against its own pool (DB_PG_CONNECTION_LIMIT). */
@@ -266,13 +288,10 @@ export class PostgresSource implements DataSourceRuntime {
   // parsed answer rather than this text (a byte-exact response, and fewer bytes on the wire).
   async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
     return this.withClient(async (c) => {
-      // Read the JSON as text and parse it ourselves, so integers beyond 2^53 stay exact. Named
-      // statements are parsed and planned once per connection (pg keeps them by name).
-      const r = await this.cancellable(c, signal, () => c
-        .query({ name: this.statementName(c, stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT })
+      // Values are read by answerOf so integers beyond 2^53 stay exact. Named statements are
+      // parsed and planned once per connection (pg keeps them by name).
+      return this.cancellable(c, signal, () => answerOf(c, stmt, this.statementName(c, stmt.sql))
         .catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs))));
-      const v = r.rows[0]?.[0] as string | null | undefined;
-      return v === null || v === undefined ? null : parseDbJson(v);
     });
   }
 

@@ -10,7 +10,8 @@ import type { AggFn, AggOut } from '../../planner/ir/aggregate.js';
 import type { Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
 import type { WriteNode } from '../../planner/ir/mutation.js';
-import { type CompiledSql, filterClause, SqlCompiler, SqlContext } from '../compiler.js';
+import { type CompiledSql, filterClause, SqlContext } from '../compiler.js';
+import { RowsCompiler } from '../rows/compiler.js';
 import { jsonKey } from '../keys.js';
 import { DEFAULT_SRID, geoJsonOf, geometryAggregate, geometryFilter, geometryInput, geometrySql } from '../pg/geometry.js';
 import { RANGE_ELEMENT, RANGE_SCALARS, rangeFilter, rangeLiteral, timestampRangeText } from '../pg/ranges.js';
@@ -41,14 +42,19 @@ export interface PostgresCompilerOptions {
    * `uuid = text` operator. Off by default: it changes the SQL text of every String filter.
    */
   readonly untypedStrings?: boolean;
+  /** Reads return rows assembled in Node (src/sql/rows/); false: one JSON document per read (SQL_ROWS). */
+  readonly rows?: boolean;
 }
+
+/** Values the pg driver would not read as json_build_object prints them: sent as JSON (src/sql/pg/row-values.ts). */
+const AS_JSON = new Set<ScalarName>(['Date', 'JSON', 'Vector']);
 
 const COMPARISON: Readonly<Record<string, string>> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
 /** String operators whose operand takes the column's type when left untyped. */
 const UNTYPED_STRING_OPS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']);
 
-export class PostgresCompiler extends SqlCompiler {
+export class PostgresCompiler extends RowsCompiler {
   readonly dialect = 'postgres';
   override readonly h3Cells = 'server';
 
@@ -62,8 +68,19 @@ export class PostgresCompiler extends SqlCompiler {
     return `CAST(translate(${placeholder}, '[]', '{}') AS ${this.sqlType('Vector')})`;
   }
 
+  protected readonly rowsOn: boolean;
+
   constructor(private readonly options: PostgresCompilerOptions = {}) {
     super();
+    this.rowsOn = options.rows ?? true;
+  }
+
+  /**
+   * Numbers, booleans and text come as the driver reads them by type (src/sql/pg/row-values.ts);
+   * lists, dates, JSON and vectors as their JSON, which is exactly what the JSON path embeds.
+   */
+  protected override columnValue(rendered: string, scalar: ScalarName, list: boolean): string {
+    return list || AS_JSON.has(scalar) ? `to_json(${rendered})` : rendered;
   }
 
   /** PostgreSQL treats null as larger than any value: last ascending, first descending. */
@@ -147,7 +164,9 @@ export class PostgresCompiler extends SqlCompiler {
     return `${left} = ANY(${this.placeholder({ ...list, list: true }, ctx)})`;
   }
 
-  protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
+  protected override jsonObject(pairs: readonly [string, string][], ctx: SqlContext): string {
+    // A 1:N level of a rows statement: the values alone (src/sql/rows/ keeps levels to 100 fields).
+    if (ctx.positional) return `json_build_array(${pairs.map(([, v]) => v).join(', ')})`;
     // No field planned (every selected field is denied to the role): an empty object per row, as
     // on DuckDB; each denied field answers "forbidden" at its path.
     if (!pairs.length) return 'json_build_object()';

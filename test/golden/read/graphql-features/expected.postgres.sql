@@ -1,5 +1,5 @@
-SELECT COALESCE(json_agg(json_build_object('id', "t0"."id", 'name', "t0"."name", 'email', "t0"."email") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" = $1 ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
+SELECT "t0"."id" AS c0, "t0"."name" AS c1, "t0"."email" AS c2 FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" = $1 ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0" ORDER BY "t0"."id" ASC;
 
-SELECT COALESCE(json_agg(json_build_object('__typename', CAST($2 AS text), 'id', "t0"."id", 'name', "t0"."name")), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" = $1 LIMIT 2000) AS "t0";
+SELECT "t0"."id" AS c0, "t0"."name" AS c1 FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."country" = $1 LIMIT 2000) AS "t0";
 
-SELECT COALESCE(json_agg(json_build_object('id', "t0"."id", 'name', "t0"."name") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."tags" AS "t0" ORDER BY "t0"."id" ASC LIMIT 1) AS "t0";
+SELECT "t0"."id" AS c0, "t0"."name" AS c1 FROM (SELECT "t0".* FROM "public"."tags" AS "t0" ORDER BY "t0"."id" ASC LIMIT 1) AS "t0" ORDER BY "t0"."id" ASC;

@@ -1,1 +1,1 @@
-SELECT COALESCE(json_agg(json_build_object('id', "t0"."id") ORDER BY "t0"."id" ASC), '[]'::json) AS result FROM (SELECT "t0".* FROM "public"."tags" AS "t0" WHERE "t0"."id" >= CAST($1 AS integer) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
+SELECT "t0"."id" AS c0 FROM (SELECT "t0".* FROM "public"."tags" AS "t0" WHERE "t0"."id" >= CAST($1 AS integer) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0" ORDER BY "t0"."id" ASC;

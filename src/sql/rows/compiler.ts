@@ -1,0 +1,150 @@
+// Rows, not documents (issue 30, DESIGN.md §4): a read root field compiled to a statement that
+// returns typed rows, assembled into the answer in Node by code generated once per shape
+// (assemble.ts). Still one statement per root field: a to-one relation is a LEFT JOIN LATERAL whose
+// columns join the row (the database flattens it into a plain join), a 1:N relation one value per
+// parent row holding its rows as JSON arrays of values in field order (no keys), written by the
+// same code as the JSON path, so every value prints as it does there. What the layout cannot
+// express (aggregations, buckets, function calls, `@unnest` joins, DISTINCT ON at the root, levels
+// of another source) is compiled as one JSON document, as before (docs/sql.md "Rows").
+import type { ScalarName } from '../../catalog/model.js';
+import type { OutField, RootQuery, SelectNode } from '../../planner/ir/select.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
+import { assembler } from './assemble.js';
+import type { PositionalObject, RowField } from './layout.js';
+
+/** json_build_array takes at most 100 arguments. */
+const MAX_POSITIONAL = 100;
+
+/** Whether a level whose values become columns (the root, a to-one relation of it) fits the layout. */
+function columnsLevel(sel: SelectNode): boolean {
+  if (sel.joins?.length || sel.distinctOn?.length || sel.from.keys) return false;
+  return sel.fields.every((f) => f.kind === 'scalar' || f.kind === 'const'
+    || (f.kind === 'object' && columnsLevel(f.select)) || (f.kind === 'array' && positionalLevel(f.select)));
+}
+
+/** Whether a level written as positional JSON arrays (a 1:N relation and all below it) fits. */
+function positionalLevel(sel: SelectNode): boolean {
+  if (sel.joins?.length || sel.from.keys || sel.fields.length > MAX_POSITIONAL) return false;
+  return sel.fields.every((f) => f.kind === 'scalar' || f.kind === 'const' || ((f.kind === 'object' || f.kind === 'array') && positionalLevel(f.select)));
+}
+
+function positionalShape(sel: SelectNode): PositionalObject {
+  return {
+    fields: sel.fields.map((f: OutField) =>
+      f.kind === 'object' ? { kind: 'object', key: f.key, of: positionalShape(f.select) }
+      : f.kind === 'array' ? { kind: 'list', key: f.key, of: positionalShape(f.select) }
+      : { kind: 'value', key: f.key }),
+  };
+}
+
+/** Whether a root field is compiled to rows by a compiler that can (a test of the coverage). */
+export function rowsCover(q: RootQuery): boolean {
+  return (q.kind === 'list' || q.kind === 'one') && columnsLevel(q.select);
+}
+
+/** Column `n` of a rows statement is named `c<n>` and is at position n of every row. */
+interface Column {
+  readonly n: number;
+  readonly sql: string;
+}
+
+interface Level {
+  readonly columns: Column[];
+  /** The LEFT JOIN LATERAL of each to-one relation, after the level's FROM. */
+  readonly joins: string[];
+  readonly fields: RowField[];
+}
+
+/** Counters of one statement: columns (their position in the row) and lateral aliases. */
+interface Numbering {
+  column: number;
+  lateral: number;
+}
+
+export abstract class RowsCompiler extends SqlCompiler {
+  /** False: every read is one JSON document (SQL_ROWS=false). */
+  protected abstract readonly rowsOn: boolean;
+
+  /** A column value as the row returns it; the dialect makes the driver read it as the JSON path would print it. */
+  protected abstract columnValue(rendered: string, scalar: ScalarName, list: boolean): string;
+
+  override compileQuery(q: RootQuery, timezone = 'UTC'): CompiledSql {
+    if (!this.rowsOn || (q.kind !== 'list' && q.kind !== 'one') || !columnsLevel(q.select)) return super.compileQuery(q, timezone);
+    const ctx = new SqlContext(timezone);
+    const sel = q.select;
+    const count: Numbering = { column: 0, lateral: 0 };
+    let level: Level | undefined;
+    let sql: string;
+    if (q.kind === 'list') {
+      const parts = this.listRows(sel, ctx, () => {
+        level = this.columns(sel, ctx, count);
+        return '';
+      });
+      sql = `SELECT ${this.selectList(level!.columns)} FROM ${parts.from}${level!.joins.join('')}${parts.where}${parts.order ? ` ORDER BY ${parts.order}` : ''}`;
+    } else {
+      level = this.columns(sel, ctx, count);
+      sql = `SELECT ${this.selectList(level.columns)} FROM ${this.from(sel, ctx)}${level.joins.join('')}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
+    }
+    return { sql, params: ctx.params, lineage: ctx.lineage(), rows: assembler({ many: q.kind === 'list', fields: level!.fields }) };
+  }
+
+  /** The root's select list in column order (position n holds `c<n>`). */
+  private selectList(columns: readonly Column[]): string {
+    // A select list cannot be empty everywhere; a level of denied fields still returns its rows.
+    if (!columns.length) return 'NULL AS c';
+    return [...columns].sort((a, b) => a.n - b.n).map((c) => `${c.sql} AS c${c.n}`).join(', ');
+  }
+
+  /** The columns, lateral joins and answer fields of one level; to-one relations join in, recursively. */
+  private columns(sel: SelectNode, ctx: SqlContext, count: Numbering): Level {
+    const level: Level = { columns: [], joins: [], fields: [] };
+    for (const f of sel.fields) {
+      switch (f.kind) {
+        case 'scalar': {
+          const n = count.column++;
+          level.columns.push({ n, sql: this.columnValue(this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list, ctx), f.scalar, f.list) });
+          level.fields.push({ key: f.key, value: { kind: 'column', index: n } });
+          break;
+        }
+        case 'const':
+          level.fields.push({ key: f.key, value: { kind: 'const', value: f.value } });
+          break;
+        case 'object': {
+          // The marker column is null when no related row matched: the relation's value is null.
+          const present = count.column++;
+          const inner = this.columns(f.select, ctx, count);
+          const alias = `_r${count.lateral++}`;
+          const columns = [{ n: present, sql: '1' }, ...inner.columns];
+          const select = columns.map((c) => `${c.sql} AS c${c.n}`).join(', ');
+          level.joins.push(
+            ` LEFT JOIN LATERAL (SELECT ${select} FROM ${this.from(f.select, ctx)}${inner.joins.join('')}${this.whereClause(f.select, ctx)}${f.select.unique ? '' : ' LIMIT 1'}) AS ${alias} ON TRUE`,
+          );
+          for (const c of columns) level.columns.push({ n: c.n, sql: `${alias}.c${c.n}` });
+          level.fields.push({ key: f.key, value: { kind: 'object', present, fields: inner.fields } });
+          break;
+        }
+        case 'array': {
+          const n = count.column++;
+          level.columns.push({ n, sql: `(${this.positional(ctx, () => this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true))})` });
+          level.fields.push({ key: f.key, value: { kind: 'children', index: n, rows: positionalShape(f.select) } });
+          break;
+        }
+        default:
+          throw new PublicError(ErrorCode.Internal, `a rows statement cannot hold a ${f.kind} field`); // columnsLevel admits none
+      }
+    }
+    return level;
+  }
+
+  /** SQL written with objects as positional arrays. */
+  private positional(ctx: SqlContext, write: () => string): string {
+    const was = ctx.positional;
+    ctx.positional = true;
+    try {
+      return write();
+    } finally {
+      ctx.positional = was;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// What a rows statement returns (src/sql/rows/compiler.ts) and where each answer value sits in a
+// row: the assembler (assemble.ts) is generated from this description, once per shape.
+
+/** How one value of an answer object is read from a row. */
+export type RowValue =
+  /** A column of the row, as the source's driver reads it (src/sql/pg/row-values.ts). */
+  | { readonly kind: 'column'; readonly index: number }
+  /** The same value in every row (`__typename`). */
+  | { readonly kind: 'const'; readonly value: string | number | boolean | null }
+  /** A to-one relation joined into the row: null when its marker column is (no related row). */
+  | { readonly kind: 'object'; readonly present: number; readonly fields: readonly RowField[] }
+  /** A 1:N relation: one column holding its rows as JSON arrays of values in field order. */
+  | { readonly kind: 'children'; readonly index: number; readonly rows: PositionalObject };
+
+export interface RowField {
+  readonly key: string;
+  readonly value: RowValue;
+}
+
+/** An object written as a JSON array: field i is the value at position i. */
+export interface PositionalObject {
+  readonly fields: readonly PositionalField[];
+}
+
+export type PositionalField =
+  | { readonly kind: 'value'; readonly key: string }
+  | { readonly kind: 'object' | 'list'; readonly key: string; readonly of: PositionalObject };
+
+export interface RowsLayout {
+  /** A list (every row is an item) or one object (the first row, null without rows). */
+  readonly many: boolean;
+  readonly fields: readonly RowField[];
+}

@@ -1,0 +1,146 @@
+// PostgreSQL reads compiled to rows and assembled in Node (src/sql/rows/) answer byte for byte as
+// the same reads compiled to one JSON document (SQL_ROWS=false): two servers on one database, every
+// golden read request, the wire format of every type with edge values, time zones, role filters,
+// denied fields and errors, compared as response text.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, startApp, type TestApp } from '../support/app.js';
+import { shopCatalogs } from '../support/dialects.js';
+import { createTestDatabase, type TestDatabase } from '../support/pg.js';
+import { catalogDir, fixtureDatabase, registerSource } from './support.js';
+
+const ADMIN = { 'x-svc-secret-key': 'k' };
+const analyst = (id: string) => ({ ...ADMIN, 'x-svc-role': 'analyst', 'x-svc-user-id': id, 'x-svc-user-name': `user${id}` });
+
+/** Values json_build_object prints apart from their text: NaN and infinities, BC and infinite dates, wide integers, a timestamp served as String. */
+const ODD_SQL = `
+CREATE TABLE odd (id int PRIMARY KEY, n numeric, f float8, r real, big bigint, d date, ts timestamptz, naive timestamp, ts_text timestamptz, naive_text timestamp, d_text date, o oid, bits bit varying, bytes bytea, j json, arr int[]);
+INSERT INTO odd VALUES
+  (1, 'NaN', 'Infinity', 1.1, 9223372036854775807, 'infinity', 'infinity', '-infinity', '2024-01-02 03:04:05.5+05:30', '2024-01-02 03:04:05', '2024-02-29', 7, B'101', '\\x01ff', '{"a": 12345678901234567890, "b": [1.50, "x"]}', '{1,NULL,3}'),
+  (2, '-12345678901234567890.25', '-Infinity', -0.5, -9007199254740993, '0044-03-15 BC', '0044-03-15 01:00:00+00 BC', '2000-01-01 00:00:00', '1999-12-31 23:59:59.999999+00', '1900-06-01 12:00:00.123', 'infinity', 0, B'', '\\x', '[]', '{}'),
+  (3, '123456789012345678901234567890', 'NaN', 3.4e38, 9007199254740992, '2024-01-01', '2024-03-10 07:00:00+00', '2024-03-10 02:30:00', '2024-07-01 00:00:00+00', '2024-07-01 00:00:00', '0001-01-01', 4294967295, B'1', '\\xdeadbeef', 'null', NULL),
+  (4, '-0.000', '-0', 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);`;
+const ODD_SDL = `type odd @table(name: "odd") {
+  id: Int! @pk
+  n: Float
+  f: Float
+  r: Float
+  big: BigInt
+  d: Date
+  ts: Timestamp
+  naive: DateTime
+  ts_text: String
+  naive_text: String
+  d_text: String
+  o: BigInt
+  bits: String
+  bytes: String
+  j: JSON
+  arr: [Int]
+}`;
+
+const KINDS = 'id small big amount exact ratio dbl flag label code uid mood tags nums doc raw ir br tr span day at_time ts naive geom geog';
+const ODD = 'id n f r big d ts naive ts_text naive_text d_text o bits bytes j arr';
+
+interface Request {
+  readonly name: string;
+  readonly query: string;
+  readonly variables?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+}
+
+function goldenReads(): Request[] {
+  const dir = join(import.meta.dirname, '..', 'golden', 'read');
+  return readdirSync(dir).sort().map((name) => {
+    const vars = join(dir, name, 'variables.json');
+    return { name: `golden ${name}`, query: readFileSync(join(dir, name, 'request.graphql'), 'utf8'), ...(existsSync(vars) ? { variables: JSON.parse(readFileSync(vars, 'utf8')) } : {}), headers: ADMIN };
+  });
+}
+
+const REQUESTS: Request[] = [
+  ...goldenReads(),
+  { name: 'nested relations of every depth', query: `{ shop_customers(order_by: [{field: "name", direction: DESC}], limit: 3) { id name email created_at
+      orders(nested_order_by: [{field: "id"}]) { id status ordered_at ship_date items(nested_order_by: [{field: "line"}]) { line quantity total product { name category { name parent { name } } } } } } }` },
+  { name: 'to-one relations missing and present', query: '{ shop_categories(order_by: [{field: "id"}]) { id name parent { name parent { id } } children(nested_order_by: [{field: "id"}]) { id name parent { name } } } }' },
+  { name: 'nested limits, offsets and orders', query: '{ shop_customers(order_by: [{field: "id"}], offset: 1) { id orders(nested_order_by: [{field: "ordered_at", direction: DESC}], nested_limit: 2, nested_offset: 1) { id ordered_at items(nested_limit: 1) { line } } } }' },
+  { name: 'order by a to-one path, limited', query: '{ shop_orders(order_by: [{field: "customer.name", direction: DESC}, {field: "id"}], limit: 4) { id customer { name } } }' },
+  { name: 'by key, absent', query: '{ a: shop_orders_by_pk(id: 1) { id customer { name } items { line } } b: shop_orders_by_pk(id: 999) { id } }' },
+  { name: 'aliases, typename and a repeated relation', query: '{ shop_orders(limit: 2, order_by: [{field: "id"}]) { __typename id x: id c1: customer { n: name __typename } c2: customer { id } } }' },
+  { name: 'empty list', query: '{ shop_orders(filter: {id: {eq: -1}}) { id customer { name } } }' },
+  { name: 'an error: a field of a filter that does not exist', query: '{ shop_orders(filter: {nope: {eq: 1}}) { id } }' },
+  { name: 'every type, every row', query: `{ pt_kinds(order_by: [{field: "id"}]) { ${KINDS} } }` },
+  { name: 'every type in a time zone', query: `{ pt_kinds(order_by: [{field: "id"}]) { ${KINDS} } }`, headers: { 'x-svc-timezone': 'America/New_York' } },
+  { name: 'every type by key', query: `{ pt_kinds_by_pk(id: 2) { ${KINDS} } }` },
+  // Errors here too: Float cannot represent NaN; the rest of the row is compared.
+  { name: 'odd values', query: `{ po_odd(order_by: [{field: "id"}]) { ${ODD} } }` },
+  { name: 'odd values in a time zone', query: `{ po_odd(filter: {id: {in: [3, 4]}}, order_by: [{field: "id"}]) { ${ODD} } }`, headers: { 'x-svc-timezone': 'Asia/Kolkata' } },
+  { name: 'a row filter of the role, at the root and nested', query: '{ shop_orders(order_by: [{field: "id"}]) { id customer { name } } shop_customers(order_by: [{field: "id"}]) { id orders { id } } }', headers: analyst('1') },
+  { name: 'a denied field at the root and nested', query: '{ shop_customers(order_by: [{field: "id"}], limit: 2) { id name email } shop_order_items(limit: 3, order_by: [{field: "order_id"}, {field: "line"}]) { line order { id customer { email name } } } }', headers: analyst('2') },
+  { name: 'a field filter of the role', query: '{ shop_products(order_by: [{field: "id"}]) { id in_stock category { name } } }', headers: analyst('1') },
+];
+
+let shop: TestDatabase;
+let types: TestDatabase;
+const apps: { rows?: TestApp; json?: TestApp } = {};
+const rowStatements: string[] = [];
+
+async function serve(rows: boolean): Promise<TestApp> {
+  const t = await startApp({ SECRET_KEY: 'k', SQL_ROWS: String(rows), CATALOGS_DIR: shopCatalogs('postgres', 'SVC_TEST_ROWS_SHOP_URL') });
+  expect(await registerSource(t, { name: 'pgtypes', path: types.url, catalog: join(FIXTURES, 'pg/types'), prefix: 'pt' })).toMatchObject({ success: true });
+  expect(await registerSource(t, { name: 'pgodd', path: types.url, catalog: catalogDir(ODD_SDL), prefix: 'po' })).toMatchObject({ success: true });
+  const r = await t.gql(`mutation { core { insert_roles(data: {name: "analyst", description: "own orders", permissions: [
+      {type_name: "shop_customers", field_name: "email", disabled: true},
+      {type_name: "data-object:query", field_name: "shop_orders", filter: {customer_id: {eq: "[$auth.user_id_int]"}}},
+      {type_name: "Query", field_name: "shop_products", filter: {in_stock: {eq: true}}}
+    ]}) { name } } }`, undefined, ADMIN);
+  expect(r.body.errors).toBeUndefined();
+  return t;
+}
+
+beforeAll(async () => {
+  shop = await createTestDatabase('svc_rows');
+  await shop.exec(readFileSync(join(FIXTURES, 'pg/shop.sql'), 'utf8'));
+  types = await fixtureDatabase('types.sql', 'svc_rows_types');
+  await types.exec(ODD_SQL);
+  process.env.SVC_TEST_ROWS_SHOP_URL = shop.url;
+  apps.rows = await serve(true);
+  apps.json = await serve(false);
+  apps.rows.runtime.executor.observe((_source, sql) => rowStatements.push(sql));
+}, 120_000);
+
+afterAll(async () => {
+  await apps.rows?.close();
+  await apps.json?.close();
+  await shop?.drop();
+  await types?.drop();
+});
+
+describe('rows and JSON documents answer the same bytes', () => {
+  for (const r of REQUESTS) {
+    it(r.name, async () => {
+      rowStatements.length = 0;
+      // Twice: the second request runs the statement and assembler cached with the plan.
+      for (let i = 0; i < 2; i++) {
+        const a = await apps.rows!.gql(r.query, r.variables, r.headers);
+        const b = await apps.json!.gql(r.query, r.variables, r.headers);
+        expect(a.status).toBe(b.status);
+        expect(a.text).toBe(b.text);
+        // Answers, not only errors, are compared (the one error case and the denied fields aside).
+        if (!/^an error|denied|^odd values/.test(r.name)) expect(a.body.errors, a.text).toBeUndefined();
+      }
+    });
+  }
+
+  it('reads of the common shape run as rows statements, the others as JSON', async () => {
+    rowStatements.length = 0;
+    const q = (t: TestApp, query: string) => t.gql(query, undefined, ADMIN);
+    await q(apps.rows!, '{ shop_orders(limit: 1) { id customer { name } items { line } } shop_orders_aggregation { _rows_count } }');
+    expect(rowStatements.filter((s) => s.startsWith('SELECT "t0"."id" AS c0'))).toHaveLength(1);
+    expect(rowStatements.filter((s) => s.includes('json_build_object('))).toHaveLength(1);
+    rowStatements.length = 0;
+    apps.json!.runtime.executor.observe((_source, sql) => rowStatements.push(sql));
+    await q(apps.json!, '{ shop_orders(limit: 1) { id } }');
+    expect(rowStatements.every((s) => s.includes('json_agg('))).toBe(true);
+  });
+});
