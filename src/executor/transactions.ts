@@ -19,6 +19,17 @@ export class RequestTransactions {
   private readonly open = new Map<string, Open>();
   /** The response path of the first write field that failed: nothing of the request will be committed. */
   failed: string | undefined;
+  /** What to do once every source committed (by key: once per request); dropped on rollback. */
+  private readonly committed = new Map<string, () => Promise<void> | void>();
+
+  /**
+   * Runs `fn` after the request's commits succeed (a schema rebuild after its descriptions changed).
+   * A key given again runs once, at its latest place: after everything registered before it.
+   */
+  afterCommit(key: string, fn: () => Promise<void> | void): void {
+    this.committed.delete(key);
+    this.committed.set(key, fn);
+  }
 
   get active(): boolean {
     return this.open.size > 0;
@@ -51,7 +62,9 @@ export class RequestTransactions {
    */
   async end(commit: boolean): Promise<void> {
     const all = [...this.open.values()];
+    const after = [...this.committed.values()];
     this.open.clear();
+    this.committed.clear();
     await Promise.all(all.map((o) => o.conn.catch(() => undefined)));
     if (!commit) {
       for (const o of all) o.finish(false);
@@ -71,6 +84,7 @@ export class RequestTransactions {
         throw new CommitError(o.source, committed, e);
       }
     }
+    for (const fn of after) await fn();
   }
 }
 

@@ -94,14 +94,26 @@ describe.each(kinds)('core.catalog on a %s core database', (kind) => {
   it('keeps written descriptions in introspection, the views, a reload and a restart', async () => {
     const version = async () => Number(JSON.parse(String((await table(`SELECT CAST(value AS VARCHAR) AS v FROM ${t.runtime.core.t('_schema_settings')} WHERE key = 'schema_version'`))[0]!.v)));
     const before = await version();
-    const m = await t.gql(`mutation { function { core {
+    const four = `
       a: _schema_update_type_desc(name: "shop_orders", description: "Customer orders", long_description: "One row per order.") { success affected_rows }
       b: _schema_update_field_desc(type_name: "shop_orders", name: "status", description: "Where the order is", long_description: "pending or shipped") { success }
       c: _schema_update_module_desc(name: "core.meta", description: "The engine's own views", long_description: "") { success }
-      d: _schema_update_catalog_desc(name: "shop", description: "The shop", long_description: "Example data") { success }
+      d: _schema_update_catalog_desc(name: "shop", description: "The shop", long_description: "Example data") { success }`;
+    // One request is atomic (issue 32): the fifth call failing keeps none of the first four.
+    const failed = await t.gql(`mutation { function { core { ${four}
       e: _schema_update_type_desc(name: "no_such_type", description: "x", long_description: "") { success }
     } } }`);
-    expect(m.body.errors[0]).toMatchObject({ message: 'unknown type "no_such_type"', path: ['function', 'core', 'e'] });
+    expect(failed.body.errors[0]).toMatchObject({ message: 'unknown type "no_such_type"', path: ['function', 'core', 'e'] });
+    expect(failed.body.data).toBeNull();
+    const untouched = await t.gql(`{ __type(name: "shop_orders") { description } core { catalog {
+      types_by_pk(name: "shop_orders") { description is_summarized } catalogs_by_pk(name: "shop") { is_summarized } } } }`);
+    ok(untouched);
+    expect(untouched.body.data.__type.description).not.toBe('Customer orders');
+    expect(untouched.body.data.core.catalog).toMatchObject({ types_by_pk: { is_summarized: false }, catalogs_by_pk: { is_summarized: false } });
+    expect(await version()).toBe(before);
+    const m = await t.gql(`mutation { function { core { ${four} } } }`);
+    ok(m);
+    expect(m.body.data.function.core.a).toEqual({ success: true, affected_rows: 1 });
     const check = async () => {
       const r = await t.gql(`{ __type(name: "shop_orders") { description fields { name description } }
         meta: __type(name: "_module_core_meta_query") { description }

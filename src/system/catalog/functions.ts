@@ -1,12 +1,13 @@
 // Schema management mutations of seed 001 (`_schema_*`), used by summarizers, embedding indexers
 // and admin tools. Descriptions written here are stored as summarized: introspection and the
 // core.catalog views show them, and reloading the catalog keeps them.
+import type { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import type { SourceRegistry } from '../../sources/registry.js';
 import type { Embedder } from './embedder.js';
-import type { CatalogStore } from './store.js';
+import type { CatalogStore, DescribedKind } from './store.js';
 
 const DESC = 'description: String!, long_description: String!';
 
@@ -34,20 +35,25 @@ const str = (v: unknown): string => String(v ?? '');
 
 export function schemaHandlers(deps: SchemaFunctionDeps): Record<string, FunctionHandler> {
   const { store } = deps;
-  const updated = async (what: string, n: number) => {
-    if (!n) throw new PublicError(ErrorCode.NotFound, `unknown ${what}`);
-    await deps.refresh();
-    return { success: true, affected_rows: n, message: `description of ${what} updated` };
+  /**
+   * One `_schema_update_*` call: written in the request's transaction on the core database, so the
+   * calls of one request are kept or dropped together (issue 32: the fifth failing keeps none of the
+   * first four); the served descriptions and the schema change once the request has committed.
+   */
+  const describe = async (ctx: RequestContext, kind: DescribedKind, key: readonly string[], label: string, a: Record<string, unknown>) => {
+    const [description, long] = [str(a.description), str(a.long_description)];
+    const c = await ctx.transactions.connection(store.runtime);
+    const n = await store.describe(c, kind, key, description, long);
+    if (!n) throw new PublicError(ErrorCode.NotFound, `unknown ${label}`);
+    ctx.transactions.afterCommit(`describe:${kind}:${key.join('.')}`, () => store.remember(kind, key, description, long));
+    ctx.transactions.afterCommit('schema-refresh', () => deps.refresh());
+    return { success: true, affected_rows: n, message: `description of ${label} updated` };
   };
   return {
-    schema_update_type_desc: async (a) =>
-      updated(`type "${str(a.name)}"`, await store.describe('type', [str(a.name)], str(a.description), str(a.long_description))),
-    schema_update_field_desc: async (a) =>
-      updated(`field "${str(a.type_name)}.${str(a.name)}"`, await store.describe('field', [str(a.type_name), str(a.name)], str(a.description), str(a.long_description))),
-    schema_update_module_desc: async (a) =>
-      updated(`module "${str(a.name)}"`, await store.describe('module', [str(a.name)], str(a.description), str(a.long_description))),
-    schema_update_catalog_desc: async (a) =>
-      updated(`catalog "${str(a.name)}"`, await store.describe('catalog', [str(a.name)], str(a.description), str(a.long_description))),
+    schema_update_type_desc: (a, ctx) => describe(ctx, 'type', [str(a.name)], `type "${str(a.name)}"`, a),
+    schema_update_field_desc: (a, ctx) => describe(ctx, 'field', [str(a.type_name), str(a.name)], `field "${str(a.type_name)}.${str(a.name)}"`, a),
+    schema_update_module_desc: (a, ctx) => describe(ctx, 'module', [str(a.name)], `module "${str(a.name)}"`, a),
+    schema_update_catalog_desc: (a, ctx) => describe(ctx, 'catalog', [str(a.name)], `catalog "${str(a.name)}"`, a),
     schema_reset_summarized: async (a) => {
       const scope = str(a.scope) || 'all';
       if (!['all', 'catalog', 'type'].includes(scope)) throw new PublicError(ErrorCode.BadUserInput, `scope must be all, catalog or type, not "${scope}"`);

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedCatalog } from '../../catalog/model.js';
 import type { SchemaIndex } from '../../schema/surface.js';
-import type { SourceConnection } from '../../sources/types.js';
+import type { DataSourceRuntime, SourceConnection } from '../../sources/types.js';
 import type { CoreStore } from '../core-store.js';
 import type { Descriptions } from './descriptions.js';
 import type { Embedder } from './embedder.js';
@@ -23,6 +23,8 @@ const hash = (v: unknown): string =>
 export interface CatalogMeta {
   readonly description: string | null;
 }
+
+export type DescribedKind = 'type' | 'field' | 'module' | 'catalog';
 
 export class CatalogStore {
   constructor(
@@ -172,19 +174,30 @@ export class CatalogStore {
   }
 
   /** Writes a description (marked summarized); the number of rows changed. */
-  async describe(what: 'type' | 'field' | 'module' | 'catalog', key: readonly string[], description: string, long: string): Promise<number> {
+  /** The core database's runtime: schema mutations of a request write through its transaction. */
+  get runtime(): DataSourceRuntime {
+    return this.core.runtime;
+  }
+
+  /**
+   * Writes a description on `c` (the request's transaction on the core database, so the
+   * `_schema_update_*` calls of one request are kept or dropped together); `remember` puts it in the
+   * served descriptions once committed. Returns the rows changed (0: unknown name).
+   */
+  async describe(c: SourceConnection, what: DescribedKind, key: readonly string[], description: string, long: string): Promise<number> {
     const where = what === 'field' ? 'type_name = $3 AND name = $4' : 'name = $3';
     const table = { type: '_schema_types', field: '_schema_fields', module: '_schema_modules', catalog: '_schema_catalogs' }[what];
-    const n = await this.core.runtime.transaction(async (c) =>
-      (await c.write({ sql: `UPDATE ${this.t(table)} SET description = $1, long_description = $2, is_summarized = TRUE WHERE ${where}`, params: [description, long, ...key] })).changed);
-    if (!n) return 0;
-    await this.core.runtime.transaction((c) => this.bump(c));
+    const n = (await c.write({ sql: `UPDATE ${this.t(table)} SET description = $1, long_description = $2, is_summarized = TRUE WHERE ${where}`, params: [description, long, ...key] })).changed;
+    if (n) await this.bump(c);
+    return n;
+  }
+
+  remember(what: DescribedKind, key: readonly string[], description: string, long: string): void {
     const d = { description, long_description: long };
     if (what === 'type') this.descriptions.types.set(key[0]!, d);
     else if (what === 'field') this.descriptions.fields.set(`${key[0]}.${key[1]}`, d);
     else if (what === 'module') this.descriptions.modules.set(key[0]!, d);
     else this.descriptions.catalogs.set(key[0]!, d);
-    return n;
   }
 
   /**
