@@ -135,6 +135,28 @@ describe('permissions', () => {
   });
 });
 
+describe('in lists (issue 31)', () => {
+  it('binds a list of any length as one JSON parameter: one statement text, values of every type exact', async () => {
+    const seen: { sql: string; params: readonly unknown[] }[] = [];
+    const stop = app.runtime.executor.observe((source, sql, params) => source === 'lib' && seen.push({ sql, params }));
+    try {
+      const q = '{ lib_books(filter: {id: {in: $ids}, title: {in: $titles}}, order_by: [{field: "id"}]) { id } }';
+      const ask = (ids: unknown[], titles: string[]) => data(app, `query($ids: [BigInt!], $titles: [String!]) ${q}`, { ids, titles });
+      expect((await ask([10, 12], ['The Dispossessed', 'Invisible Cities'])).lib_books).toEqual([{ id: 10 }, { id: 12 }]);
+      const many = Array.from({ length: 5000 }, (_, i) => 100_000 + i);
+      expect((await ask([...many, 11], ['Lathe of Heaven'])).lib_books).toEqual([{ id: 11 }]);
+      expect((await ask(['9007199254740993'], ['x'])).lib_books).toEqual([]);
+      const dates = await data(app, 'query($d: [Date!]) { lib_authors(filter: {born: {in: $d}}) { id } }', { d: ['1923-10-15', '2000-01-01'] });
+      expect(dates.lib_authors).toEqual([{ id: 2 }]);
+    } finally {
+      stop();
+    }
+    // Before: one placeholder per value, a statement text (and a prepared statement) per list length.
+    expect(new Set(seen.slice(0, 3).map((s) => s.sql)).size).toBe(1);
+    expect(seen[1]!.params.length).toBe(2);
+  });
+});
+
 describe('the check after a write (issue 31)', () => {
   it('refuses an update of MySQL rows into a state the role cannot read, writing nothing', async () => {
     await data(app, `mutation { core { insert_roles(data: {name: "my_writer", permissions: [

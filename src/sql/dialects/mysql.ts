@@ -11,6 +11,7 @@ import type { WriteNode } from '../../planner/ir/mutation.js';
 import type { KeysTable } from '../../planner/ir/remote.js';
 import type { SelectNode } from '../../planner/ir/select.js';
 import { durationSeconds } from '../../shared/duration.js';
+import { stringifyJson } from '../../shared/json.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { SqlCompiler, type SqlContext } from '../compiler.js';
 import { jsonKey } from '../keys.js';
@@ -85,6 +86,21 @@ export class MysqlCompiler extends SqlCompiler {
     const tables = keys.columns.map((c, i) => `JSON_TABLE(${lists[i]}, '$[*]' COLUMNS ("o" FOR ORDINALITY, "v" ${COLUMN_TYPES[c.scalar] ?? 'LONGTEXT'} PATH '$')) AS "k${i}"`);
     const joined = tables.map((t, i) => (i === 0 ? t : `JOIN ${t} ON "k${i}"."o" = "k0"."o"`)).join(' ');
     return `(SELECT ${keys.columns.map((c, i) => `"k${i}"."v" AS ${this.quoteIdentifier(c.name)}`).join(', ')} FROM ${joined})`;
+  }
+
+  /**
+   * `x IN (...)` reads its values from one JSON list parameter through JSON_TABLE (issue 31): one
+   * statement text whatever the list's length, so lists of every length do not each leave a
+   * prepared statement on the server (max_prepared_stmt_count is shared by all its clients) and no
+   * list comes near the 65,535 placeholders of a statement. Scalars JSON_TABLE cannot type keep one
+   * parameter per value.
+   */
+  protected override inList(left: string, list: ParamExpr & { value: readonly unknown[] }, ctx: SqlContext): string {
+    const type = list.scalar === 'String' || list.scalar === 'H3Cell' ? 'LONGTEXT' : COLUMN_TYPES[list.scalar];
+    if (!type) return super.inList(left, list, ctx);
+    const plain = list.scalar === 'Int' || list.scalar === 'BigInt' || list.scalar === 'Float' || list.scalar === 'Boolean';
+    const values = stringifyJson(list.value.map((v) => (plain ? v : this.bindValue(v, list.scalar))));
+    return `${left} IN (SELECT "v" FROM JSON_TABLE($${ctx.add(values)}, '$[*]' COLUMNS ("v" ${type} PATH '$')) AS "in_list")`;
   }
 
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {

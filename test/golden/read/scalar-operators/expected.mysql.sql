@@ -1,6 +1,6 @@
 SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."customers" AS "t0" WHERE "t0"."country" = $1 ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."customers" AS "t0" WHERE "t0"."country" IN ($1, $2) ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."customers" AS "t0" WHERE "t0"."country" IN (SELECT "v" FROM JSON_TABLE($1, '$[*]' COLUMNS ("v" LONGTEXT PATH '$')) AS "in_list") ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
 
 SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id", 'price', CAST("t0"."price" AS DOUBLE)) AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."products" AS "t0" WHERE ("t0"."price" > $1 AND "t0"."price" <= $2) ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
 
