@@ -5,7 +5,8 @@
 //
 // Environment: PROFILE_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_SF (default 0.1),
 // PROFILE_OUT (directory for the .cpuprofile, default a temporary one), SVC_BENCH_PG_URL,
-// SVC_BENCH_PG_TPCH_URL (another database, e.g. the peers kit's tpch), LOG_LEVEL (default warn).
+// SVC_BENCH_PG_TPCH_URL (another database, e.g. the peers kit's tpch), LOG_LEVEL (default warn),
+// PROFILE_CHECKOUT (another checkout whose dist/ is profiled, e.g. main's build for a before/after table).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -30,7 +31,7 @@ mkdirSync(out, { recursive: true });
 const port = await freePort();
 const pgAdmin = process.env.SVC_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const svc = startChild({
-  name: 'svc', cmd: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${out}`, join(repo, 'dist', 'src', 'main.js')], cwd: out, logFile: join(out, 'svc.log'),
+  name: 'svc', cmd: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${out}`, join(resolve(process.env.PROFILE_CHECKOUT || repo), 'dist', 'src', 'main.js')], cwd: out, logFile: join(out, 'svc.log'),
   env: {
     CATALOGS_DIR: join(repo, 'bench', 'catalogs'), CORE_DB_PATH: join(out, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${port}`,
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn', ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '',

@@ -233,6 +233,6 @@ export class Executor {
 }
 
 const ADMISSION_METRICS = {
-  waited: (pool: string, seconds: number) => metrics.admissionWait.observe({ pool }, seconds),
+  waited: (pool: string, seconds: number) => metrics.admissionWait.observe([pool], seconds),
   refused: (pool: string, reason: string) => metrics.admissionRefused.inc({ pool, reason }),
 };

@@ -13,8 +13,8 @@ import { SourceRegistry } from '../sources/registry.js';
 @Controller('metrics')
 export class MetricsController {
   constructor(@Inject(Executor) executor: Executor, @Inject(DuckDbEngine) engine: DuckDbEngine, @Inject(SourceRegistry) registry: SourceRegistry) {
-    executor.observe((source) => metrics.statements.inc({ source }));
-    executor.observeDuration((source, ms) => metrics.statementDuration.observe({ source }, ms / 1000));
+    executor.observe((source) => metrics.statements.inc([source]));
+    executor.observeDuration((source, ms) => metrics.statementDuration.observe([source], ms / 1000));
     // Pools: the embedded DuckDB engine's (shared by every DuckDB source) and each PostgreSQL source's.
     readPoolsFrom(function* (): Iterable<readonly [string, PoolStats]> {
       yield ['duckdb', engine.poolStats()];

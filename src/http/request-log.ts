@@ -4,12 +4,11 @@
 // status, duration, role, operation, statement count, cache hit and request id, and for a request
 // that failed (a 4xx, or a GraphQL answer with errors) its outcome and error codes, at warn; never
 // headers, variables, tokens or keys.
-import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { type Context, context, isSpanContextValid, propagation, ROOT_CONTEXT, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
-import { SpanKind, tracer } from '../shared/tracing.js';
+import { SpanKind, tracer, tracingOn } from '../shared/tracing.js';
 import type { Logger } from '../shared/logger.js';
 import { RequestScope, runInRequest } from '../shared/request-scope.js';
 import { observeHttpRequest } from '../shared/metrics.js';
@@ -17,8 +16,9 @@ import { observeHttpRequest } from '../shared/metrics.js';
 declare module 'fastify' {
   interface FastifyRequest {
     svcScope?: RequestScope;
-    svcResume?: AsyncResource;
     svcSpan?: Span;
+    /** The OpenTelemetry context of the server span (only while tracing is on). */
+    svcTrace?: Context;
   }
 }
 
@@ -77,27 +77,30 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
       if (!reply.raw.writableFinished) scope.abort.abort();
     });
     void reply.header('x-request-id', req.id);
-    // The server span continues the caller's trace (W3C traceparent) when tracing is on.
-    const route = req.routeOptions.url ?? 'unmatched';
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = tracer.startSpan(`${req.method} ${route}`, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': req.method, 'http.route': route, 'url.path': req.url.split('?')[0]!, 'svc.request_id': req.id },
-    }, parent);
-    req.svcSpan = span;
-    if (isSpanContextValid(span.spanContext())) scope.traceId = span.spanContext().traceId;
-    context.with(trace.setSpan(parent, span), () =>
-      runInRequest(scope, () => {
-        // Captures the scope and the span for preHandler below.
-        req.svcResume = new AsyncResource('svc-request');
-        done();
-      }),
-    );
+    // The server span continues the caller's trace (W3C traceparent) when tracing is on; while it is
+    // off, no span, context or propagation work is done per request (issue 30).
+    if (tracingOn()) {
+      const route = req.routeOptions.url ?? 'unmatched';
+      const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+      const span = tracer.startSpan(`${req.method} ${route}`, {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': req.method, 'http.route': route, 'url.path': req.url.split('?')[0]!, 'svc.request_id': req.id },
+      }, parent);
+      req.svcSpan = span;
+      req.svcTrace = trace.setSpan(parent, span);
+      if (isSpanContextValid(span.spanContext())) scope.traceId = span.spanContext().traceId;
+    }
+    done();
   });
-  // Fastify reads the body on the socket's events, outside the scope: the handler gets it back here.
+  // The handler runs inside the request's scope (and span). Entered here rather than in onRequest:
+  // Fastify reads a body on the socket's events, outside any scope entered before, and nothing
+  // between the two hooks reads the scope.
   fastify.addHook('preHandler', (req, _reply, done) => {
-    if (req.svcResume) req.svcResume.runInAsyncScope(done);
-    else done();
+    const scope = req.svcScope;
+    if (!scope) return done();
+    const traced = req.svcTrace;
+    if (traced) context.with(traced, () => runInRequest(scope, done));
+    else runInRequest(scope, done);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const scope = req.svcScope;

@@ -2,7 +2,7 @@
 // that load_data_source can swap it without a restart (DESIGN.md §1); requests in flight finish on
 // the schema they started with.
 import { currentRequest } from '../shared/request-scope.js';
-import { tracer } from '../shared/tracing.js';
+import { startSpan } from '../shared/tracing.js';
 import {
   ApolloServer, type ApolloServerOptions, type ApolloServerPlugin, type GraphQLRequestContextWillSendResponse, type GraphQLResponse, HeaderMap, type HTTPGraphQLResponse,
 } from '@apollo/server';
@@ -59,7 +59,7 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
     async requestDidStart() {
       return {
         async parsingDidStart() {
-          const span = tracer.startSpan('graphql.parse');
+          const span = startSpan('graphql.parse');
           return async (error) => {
             if (error) span.recordException(error);
             span.end();

@@ -1,6 +1,7 @@
 // Work the request pipeline did or skipped, for GET /metrics (SPEC §1). A repeated request should
 // parse, validate and plan nothing (DESIGN.md §4); these counters show whether it did.
 import { Counter, Registry } from 'prom-client';
+import { TallyCounter } from '../shared/tally.js';
 
 export const pipelineRegistry = new Registry();
 
@@ -14,7 +15,7 @@ export const planningWork = new Counter({
  * Query operations the fast path answered: `spliced` (the database's JSON written as it is),
  * `completed` (completed without graphql-js), `general` (fetched, then left to graphql-js).
  */
-export const fastPathAnswers = new Counter({
+export const fastPathAnswers = new TallyCounter({
   name: 'svc_fast_path_total', help: 'Query operations answered by the fast path, by outcome', labelNames: ['outcome'] as const, registers: [pipelineRegistry],
 });
 
@@ -22,6 +23,6 @@ export const fastPathAnswers = new Counter({
  * POST /query requests of an operation the fast path answered before: `answered` without Apollo,
  * `apollo` when they went on to Apollo after all (an error, a value only graphql-js completes).
  */
-export const preparedAnswers = new Counter({
+export const preparedAnswers = new TallyCounter({
   name: 'svc_prepared_total', help: 'Requests of prepared operations, by whether they were answered without Apollo', labelNames: ['outcome'] as const, registers: [pipelineRegistry],
 });

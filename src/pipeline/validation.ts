@@ -16,7 +16,7 @@ import { parseTtl } from '../shared/ttl.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { planningWork } from './metrics.js';
 import { PublicError } from '../shared/errors.js';
-import { tracer } from '../shared/tracing.js';
+import { startSpan } from '../shared/tracing.js';
 import { depthLimit } from './limits/depth-limit.js';
 
 const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
@@ -117,7 +117,7 @@ export function validateOperation(
   let errors = bySchema.get(document);
   if (!errors) {
     planningWork.inc({ step: 'validate' });
-    const span = tracer.startSpan('graphql.validate');
+    const span = startSpan('graphql.validate');
     bySchema.set(document, (errors = validate(schema, document, rules)));
     if (errors.length) span.setAttribute('graphql.validation.errors', errors.length);
     span.end();

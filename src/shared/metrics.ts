@@ -2,6 +2,7 @@
 // /metrics serves it merged with the result cache's (src/cache/metrics.ts). Names follow the
 // Prometheus conventions: base units (seconds), `_total` for counters, low-cardinality labels.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { TallyCounter, TallyHistogram } from './tally.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'svc_' });
@@ -20,15 +21,16 @@ let pools: () => Iterable<readonly [string, PoolStats]> = () => [];
 let queues: () => Iterable<readonly [string, number]> = () => [];
 
 export const metrics = {
-  httpDuration: new Histogram({
+  // Observed on every request or statement: tallies (src/shared/tally.ts), the same on /metrics.
+  httpDuration: new TallyHistogram({
     name: 'svc_http_request_duration_seconds',
     help: 'HTTP requests by method, route (the matched pattern, or "unmatched") and status class',
     labelNames: ['method', 'route', 'status_class'] as const,
     buckets: LATENCY,
     registers: [registry],
   }),
-  statements: new Counter({ name: 'svc_statements_total', help: 'SQL statements sent to sources', labelNames: ['source'] as const, registers: [registry] }),
-  statementDuration: new Histogram({
+  statements: new TallyCounter({ name: 'svc_statements_total', help: 'SQL statements sent to sources', labelNames: ['source'] as const, registers: [registry] }),
+  statementDuration: new TallyHistogram({
     name: 'svc_statement_duration_seconds',
     help: 'Round trip of one SQL statement to its source',
     labelNames: ['source'] as const,
@@ -68,7 +70,7 @@ export const metrics = {
       for (const [pool, n] of queues()) this.set({ pool }, n);
     },
   }),
-  admissionWait: new Histogram({
+  admissionWait: new TallyHistogram({
     name: 'svc_admission_wait_seconds',
     help: 'Time a statement waited to be admitted to its pool (admitted statements; refused ones are counted apart)',
     labelNames: ['pool'] as const,
@@ -108,8 +110,10 @@ export const metrics = {
   }),
 };
 
+const STATUS_CLASS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
 export function observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
-  metrics.httpDuration.observe({ method, route, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+  metrics.httpDuration.observe([method, route, STATUS_CLASS[Math.floor(status / 100)] ?? `${Math.floor(status / 100)}xx`], seconds);
 }
 
 export function readPoolsFrom(source: () => Iterable<readonly [string, PoolStats]>): void {

@@ -104,7 +104,7 @@ export async function answerFast(
     else data[r.key] = v;
   });
   if (!whole) {
-    fastPathAnswers.inc({ outcome: 'general' });
+    fastPathAnswers.inc(['general']);
     // graphql-js completes the whole operation from the answers already fetched.
     roots.forEach((r, i) => {
       const s = settled[i]!;
@@ -112,7 +112,7 @@ export async function answerFast(
     });
     return null;
   }
-  fastPathAnswers.inc({ outcome: Object.values(data).some((v) => v instanceof RawJson) ? 'spliced' : 'completed' });
+  fastPathAnswers.inc([Object.values(data).some((v) => v instanceof RawJson) ? 'spliced' : 'completed']);
   const ordered: Record<string, unknown> = {};
   for (const r of shape) ordered[r.key] = 'typename' in r ? r.typename : data[r.key];
   return ordered;

@@ -67,7 +67,7 @@ export async function answerPrepared(
   if (!prepared) return undefined;
   if (b.variables !== undefined && b.variables !== null && (typeof b.variables !== 'object' || Array.isArray(b.variables))) return undefined;
   const text = await answerWith(schema, prepared, b.variables as Record<string, unknown> | null | undefined, ctx, guard);
-  preparedAnswers.inc({ outcome: text === undefined ? 'apollo' : 'answered' });
+  preparedAnswers.inc([text === undefined ? 'apollo' : 'answered']);
   return text;
 }
 

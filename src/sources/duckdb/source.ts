@@ -115,8 +115,12 @@ export class DuckDbSource implements DataSourceRuntime {
     return this.engine.withConnection(async (c) => {
       const prepared = await this.engine.prepared(c, stmt.sql, this.name);
       prepared.bind(stmt.params as never);
-      const r = await this.engine.bounded(c, this.name, () => prepared.runAndReadAll(), signal);
-      const v = r.getRows()[0]?.[0];
+      // The result is materialized: its one row is read from the first chunk synchronously, not by
+      // two more round trips through the thread pool (fetchChunk, then an empty one) per statement.
+      const r = await this.engine.bounded(c, this.name, () => prepared.run(), signal);
+      if (!r.chunkCount) return null;
+      const chunk = r.getChunk(0);
+      const v = chunk.rowCount ? chunk.getColumnVector(0).getItem(0) : null;
       return v === null || v === undefined ? null : String(v);
     }, this.name);
   }
