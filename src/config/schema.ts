@@ -128,6 +128,13 @@ export const settingsShape = {
    * graphql-js coerces them: 200,000 ids cost seconds and most of a GB (issue 31). 0: no limit.
    */
   MAX_LIST_VALUES: int.default(10_000),
+  /**
+   * The most one request's answer may hold (issue 31, src/executor/response-budget.ts): objects (every
+   * row of every list) and bytes of JSON, counted as each answer arrives from its source, before it
+   * is parsed or written; /ipc streams stop at the same bounds. 0: no limit.
+   */
+  MAX_RESPONSE_ROWS: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(1_000_000),
+  MAX_RESPONSE_BYTES: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(256 * 1024 * 1024),
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
   /**

@@ -12,7 +12,7 @@ import { WriteEvents } from './write-events.js';
   providers: [
     { provide: Executor, useFactory: (c: Config, log: Logger) => new Executor(log, c.DEBUG, parallelLimit(c), c.ALLOW_PARALLEL, {
         share: c.SOURCE_ROLE_SHARE, queue: c.SOURCE_QUEUE_SIZE, waitMs: c.SOURCE_QUEUE_TIMEOUT,
-      }), inject: [CONFIG, LOGGER] },
+      }, { rows: c.MAX_RESPONSE_ROWS, bytes: c.MAX_RESPONSE_BYTES }), inject: [CONFIG, LOGGER] },
     { provide: WriteEvents, useFactory: () => new WriteEvents() },
   ],
   exports: [Executor, WriteEvents],

@@ -15,6 +15,7 @@ import type { RequestContext } from './request-context.js';
 import { parseDbJson } from '../shared/json.js';
 import { translateDbError } from './db-errors.js';
 import { Admission, admissionKey, type AdmissionSettings, admissionUser } from './admission.js';
+import { ResponseBudget, type ResponseLimits } from './response-budget.js';
 import { metrics } from '../shared/metrics.js';
 
 export type StatementObserver = (source: string, sql: string, params: readonly unknown[]) => void;
@@ -65,6 +66,8 @@ export class Executor {
     private readonly parallel = true,
     /** Admission in front of each pool (SOURCE_ROLE_SHARE, ...); none: statements go straight to the pools. */
     private readonly admission?: Omit<AdmissionSettings, 'size'>,
+    /** MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES of one request's answer (requests under the limits only). */
+    private readonly responseLimits: ResponseLimits = { rows: 0, bytes: 0 },
   ) {
     this.slots = new Semaphore(maxParallel);
   }
@@ -99,8 +102,13 @@ export class Executor {
    */
   async *stream(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
     const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal, admissionUser(ctx.identity, currentRequest()?.address));
+    const budget = this.budget(ctx);
     try {
-      yield* runtime.streamRows!(stmt, ctx.signal);
+      for await (const rows of runtime.streamRows!(stmt, ctx.signal)) {
+        // Counted batch by batch: a stream over the bound stops there, and its statement with it.
+        if (budget) for (const row of rows) budget.addValue(row);
+        yield rows;
+      }
     } finally {
       release?.();
     }
@@ -149,12 +157,14 @@ export class Executor {
    * parses the result (the cross-source executor works on values).
    */
   async readCompiled(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, raw = true): Promise<unknown> {
+    const budget = this.budget(ctx);
     if (ctx.transactions.active) {
       // Inside a mutation request, reads see the request's own uncommitted writes.
       const conn = await ctx.transactions.connection(runtime);
       return this.timed(ctx, runtime, stmt, async () => {
         const rows = await conn.all(stmt);
         const v = rows[0] ? Object.values(rows[0])[0] : null;
+        if (typeof v === 'string') budget?.addText(v);
         return typeof v === 'string' ? parseDbJson(v) : (v ?? null);
       });
     }
@@ -162,10 +172,21 @@ export class Executor {
     if (raw && ctx.rawJson && runtime.queryText) {
       return this.timed(ctx, runtime, stmt, async () => {
         const text = await runtime.queryText!(stmt, ctx.signal);
+        if (text !== null) budget?.addText(text);
         return text === null ? null : new RawJson(text);
       });
     }
-    return this.timed(ctx, runtime, stmt, () => runtime.queryJson(stmt, ctx.signal));
+    return this.timed(ctx, runtime, stmt, async () => {
+      const value = await runtime.queryJson(stmt, ctx.signal);
+      budget?.addValue(value);
+      return value;
+    });
+  }
+
+  /** The request's answer budget; none for callers outside the request limits (the system identity). */
+  private budget(ctx: RequestContext): ResponseBudget | undefined {
+    if (!ctx.limited || (this.responseLimits.rows <= 0 && this.responseLimits.bytes <= 0)) return undefined;
+    return (ctx.responseBudget ??= new ResponseBudget(this.responseLimits));
   }
 
   private async write(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, stmt: CompiledSql) {

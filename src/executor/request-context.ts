@@ -4,6 +4,7 @@ import { authVariables } from '../auth/variables.js';
 import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
 import { Serial } from '../shared/mutex.js';
 import { RequestTransactions } from './transactions.js';
+import type { ResponseBudget } from './response-budget.js';
 
 /** The rows of one root list, read when /ipc writes them (a batch at a time). */
 export interface RowStream {
@@ -55,6 +56,9 @@ export class RequestContext {
    * key: graphql-js completes them instead, without asking the database again.
    */
   readonly prefetched = new Map<string, { readonly value: unknown } | { readonly error: unknown }>();
+
+  /** What this request's answer holds so far, against MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES (src/executor/executor.ts). */
+  responseBudget: ResponseBudget | undefined;
 
   /** Aborted when the client went away (src/shared/request-scope.ts); none outside HTTP requests. */
   signal?: AbortSignal;

@@ -1,0 +1,88 @@
+// The most one request's answer may hold (issue 31): MAX_RESPONSE_ROWS objects (every row of every
+// list, nested ones included, is one) and MAX_RESPONSE_BYTES of JSON. Each statement's answer is
+// counted as it arrives from its source, before it is parsed or written into the response: the
+// database's JSON text by its length and objects, a parsed answer by a walk that stops at the
+// limit, an /ipc stream batch by batch, so a stream stops at the bound instead of running on. The
+// request gets RESPONSE_TOO_LARGE at the field whose answer crossed it.
+import { ErrorCode, PublicError } from '../shared/errors.js';
+
+export interface ResponseLimits {
+  /** Objects of one request's answer; 0: no limit. */
+  readonly rows: number;
+  /** Bytes of one request's answer as JSON; 0: no limit. */
+  readonly bytes: number;
+}
+
+export class ResponseBudget {
+  private rows = 0;
+  private bytes = 0;
+
+  constructor(private readonly limits: ResponseLimits) {}
+
+  /** The database's JSON text of one answer. */
+  addText(text: string): void {
+    this.bytes += text.length;
+    this.checkBytes();
+    // Every object takes at least two characters: a short text cannot cross the row limit.
+    if (this.limits.rows > 0 && this.rows + text.length / 2 > this.limits.rows) this.rows += objectsIn(text);
+    this.checkRows();
+  }
+
+  /** A parsed answer (or one streamed row). */
+  addValue(value: unknown): void {
+    const rowLimit = this.limits.rows > 0 ? this.limits.rows : Infinity;
+    const byteLimit = this.limits.bytes > 0 ? this.limits.bytes : Infinity;
+    if (rowLimit === Infinity && byteLimit === Infinity) return;
+    const stack: unknown[] = [value];
+    while (stack.length) {
+      const v = stack.pop();
+      if (v === null || v === undefined) {
+        this.bytes += 4;
+      } else if (typeof v === 'string') {
+        this.bytes += v.length + 3;
+      } else if (typeof v !== 'object') {
+        this.bytes += 8;
+      } else if (Array.isArray(v)) {
+        this.bytes += 2;
+        for (const x of v) stack.push(x);
+      } else {
+        this.rows++;
+        for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+          this.bytes += k.length + 4;
+          stack.push(x);
+        }
+      }
+      // Checked as the walk goes: a huge answer is refused without walking all of it.
+      if (this.rows > rowLimit || this.bytes > byteLimit) break;
+    }
+    this.checkBytes();
+    this.checkRows();
+  }
+
+  private checkRows(): void {
+    if (this.limits.rows > 0 && this.rows > this.limits.rows) {
+      throw new PublicError(ErrorCode.ResponseTooLarge, `the answer holds more than ${this.limits.rows} rows, the limit of one request (MAX_RESPONSE_ROWS); ask for fewer (limit, filter) or page with offset`);
+    }
+  }
+
+  private checkBytes(): void {
+    if (this.limits.bytes > 0 && this.bytes > this.limits.bytes) {
+      throw new PublicError(ErrorCode.ResponseTooLarge, `the answer is larger than ${this.limits.bytes} bytes, the limit of one request (MAX_RESPONSE_BYTES); ask for fewer rows or fields, or page with offset`);
+    }
+  }
+}
+
+/** Objects in a JSON text: the `{` outside strings. */
+function objectsIn(text: string): number {
+  let n = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123) n++;
+  }
+  return n;
+}

@@ -1,0 +1,61 @@
+// The most one request's answer may hold (issue 31): MAX_RESPONSE_ROWS objects and
+// MAX_RESPONSE_BYTES of JSON, counted as each answer arrives from its source; over either, the
+// field answers RESPONSE_TOO_LARGE, and an /ipc stream stops at the bound.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../support/app.js';
+import { arrowRows, splitMultipart } from '../ipc/multipart.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startApp({ MAX_RESPONSE_ROWS: '500', MAX_RESPONSE_BYTES: '100000' });
+  // 600 tags (more rows than the limit) and one customer whose name is 150 kB (more bytes than the limit).
+  const rows = Array.from({ length: 600 }, (_, i) => ({ id: 1000 + i, name: `tag ${i}` }));
+  const r = await t.gql('mutation($rows: [shop_tags_mut_input_data!]!, $name: String!) { insert_shop_tags_batch(data: $rows) { affected_rows } insert_shop_customers(data: {id: 500, name: $name, country: "GB"}) { id } }',
+    { rows, name: 'x'.repeat(150_000) });
+  expect(r.body.errors, r.text).toBeUndefined();
+}, 60_000);
+
+afterAll(() => t?.close());
+
+describe('MAX_RESPONSE_ROWS and MAX_RESPONSE_BYTES', () => {
+  it('refuses an answer with more rows than the limit, and answers one under it', async () => {
+    const over = await t.gql('{ shop_tags(limit: 1000) { id } }');
+    expect(over.body.data, over.text).toEqual({ shop_tags: null });
+    expect(over.body.errors[0]).toMatchObject({
+      message: 'the answer holds more than 500 rows, the limit of one request (MAX_RESPONSE_ROWS); ask for fewer (limit, filter) or page with offset',
+      path: ['shop_tags'],
+      extensions: { code: 'RESPONSE_TOO_LARGE' },
+    });
+    const fn = await t.gql('{ function { shop_series(start: 1, stop: 100000) { generate_series } } }');
+    expect(fn.body.errors?.[0]?.extensions?.code, fn.text).toBe('RESPONSE_TOO_LARGE');
+    const under = await t.gql('{ shop_tags(limit: 400) { id } }');
+    expect(under.body.errors, under.text).toBeUndefined();
+    expect(under.body.data.shop_tags).toHaveLength(400);
+  });
+
+  it('counts every root field of the request together', async () => {
+    const r = await t.gql('{ a: shop_tags(limit: 300) { id } b: shop_tags(limit: 300, offset: 300) { id } }');
+    expect(r.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code), r.text).toContain('RESPONSE_TOO_LARGE');
+  });
+
+  it('refuses an answer with more bytes than the limit', async () => {
+    const r = await t.gql('{ shop_customers_by_pk(id: 500) { name } }');
+    expect(r.body.errors?.[0], r.text).toMatchObject({
+      message: 'the answer is larger than 100000 bytes, the limit of one request (MAX_RESPONSE_BYTES); ask for fewer rows or fields, or page with offset',
+      extensions: { code: 'RESPONSE_TOO_LARGE' },
+    });
+  });
+
+  it('stops an /ipc stream at the bound and says why', async () => {
+    const r = await t.app.getHttpAdapter().getInstance().inject({
+      method: 'POST', url: '/ipc', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: '{ shop_tags(limit: 1000) { id name } }' }),
+    });
+    expect(r.statusCode).toBe(200);
+    const parts = splitMultipart(r.rawPayload);
+    const table = parts.find((p) => p.headers['x-svc-path'] === 'data.shop_tags')!;
+    expect(arrowRows(table).length).toBeLessThanOrEqual(500);
+    const errors = JSON.parse(parts.find((p) => p.headers['x-svc-path'] === 'errors')!.body.toString('utf8'));
+    expect(errors[0]).toMatchObject({ path: ['shop_tags'], extensions: { code: 'RESPONSE_TOO_LARGE' } });
+  });
+});
