@@ -18,11 +18,18 @@ type WithFields = DefinitionNode & { name: { value: string }; fields?: readonly 
  */
 function visibleFields(def: WithFields, access: Access, known: Set<string>): (FieldDefinitionNode | InputValueDefinitionNode)[] {
   const type = def.name.value;
-  return (def.fields ?? []).filter((f) => {
+  return (def.fields ?? []).flatMap((f) => {
     const returns = named(f.type);
-    if (!known.has(returns)) return false;
-    if (access.hidden(type, f.name.value)) return false;
-    return !access.fieldDenied(type, f.name.value, returns);
+    if (!known.has(returns)) return [];
+    if (access.hidden(type, f.name.value)) return [];
+    if (access.fieldDenied(type, f.name.value, returns)) return [];
+    if (f.kind !== Kind.FIELD_DEFINITION || !f.arguments?.length) return [f];
+    // An argument whose input type lost every field the role sees (a filter of hidden columns, an
+    // order of hidden fields) goes too; a field that cannot be called without it goes with it.
+    const args = f.arguments.filter((a) => known.has(named(a.type)));
+    if (args.length === f.arguments.length) return [f];
+    if (f.arguments.some((a) => !known.has(named(a.type)) && a.type.kind === Kind.NON_NULL_TYPE)) return [];
+    return [{ ...f, arguments: args }];
   });
 }
 
@@ -49,7 +56,7 @@ export function filterSchema(schema: GraphQLSchema, access: Access): GraphQLSche
         continue;
       }
       const fields = visibleFields(d as WithFields, access, known);
-      if (fields.length !== (d.fields?.length ?? 0)) changed = true;
+      if (fields.length !== (d.fields?.length ?? 0) || fields.some((f, i) => f !== d.fields?.[i])) changed = true;
       if (!fields.length && d.name.value !== 'Query') continue;
       next.push({ ...d, fields } as DefinitionNode);
     }
