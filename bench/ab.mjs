@@ -35,7 +35,7 @@ async function start(label, cmd, args, env) {
 }
 
 const svcEnv = (port, dir) => ({
-  CATALOGS_DIR: join(repo, 'bench', 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn',
+  CATALOGS_DIR: join(repo, 'bench', 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_CALLER: '0',
   ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '', SVC_BENCH_DUCKDB_PATH: duckPath(repo, 0.1), SVC_BENCH_PG_TPCH_URL: pgUrl,
 });
 const extra = (v) => Object.fromEntries((v ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));

@@ -207,7 +207,7 @@ async function main() {
     name: 'svc', cmd: process.execPath, args: [entry], cwd: work, logFile: join(work, 'svc.log'),
     env: {
       CATALOGS_DIR: catalogs, CORE_DB_PATH: join(work, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${svcPort}`,
-      LOG_LEVEL: option('LOG_LEVEL', 'warn'), ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '', SVC_BENCH_PG_TPCH_URL: dbUrl,
+      LOG_LEVEL: option('LOG_LEVEL', 'warn'), MAX_REQUESTS_PER_CALLER: '0', ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '', SVC_BENCH_PG_TPCH_URL: dbUrl,
     },
   });
   children.push(svc);

@@ -34,7 +34,7 @@ const svc = startChild({
   name: 'svc', cmd: process.execPath, args: ['--cpu-prof', `--cpu-prof-dir=${out}`, join(resolve(process.env.PROFILE_CHECKOUT || repo), 'dist', 'src', 'main.js')], cwd: out, logFile: join(out, 'svc.log'),
   env: {
     CATALOGS_DIR: join(repo, 'bench', 'catalogs'), CORE_DB_PATH: join(out, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${port}`,
-    LOG_LEVEL: process.env.LOG_LEVEL || 'warn', ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '',
+    LOG_LEVEL: process.env.LOG_LEVEL || 'warn', MAX_REQUESTS_PER_CALLER: '0', ALLOW_PARALLEL: 'true', ADMIN_UI: 'false', CONFIG_FILE: '',
     SVC_BENCH_DUCKDB_PATH: duckPath(repo, sf), SVC_BENCH_PG_TPCH_URL: process.env.SVC_BENCH_PG_TPCH_URL || new URL('/svc_bench_tpch', pgAdmin).toString(),
   },
 });

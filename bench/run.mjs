@@ -158,6 +158,8 @@ async function main() {
     DB_PATH: '',
     BIND: `127.0.0.1:${svcPort}`,
     LOG_LEVEL: 'warn',
+    // The load generator is one caller with 10 connections (MAX_REQUESTS_PER_CALLER would refuse 6 of them).
+    MAX_REQUESTS_PER_CALLER: '0',
     ALLOW_PARALLEL: 'true',
     ADMIN_UI: 'false',
     CONFIG_FILE: '',

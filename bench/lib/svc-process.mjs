@@ -11,7 +11,7 @@ export async function startSvcProcess({ dir, env, readyQuery = '{ __typename }' 
   const out = openSync(join(dir, 'svc.log'), 'w');
   const child = spawn('node', ['dist/src/main.js'], {
     detached: true, stdio: ['ignore', out, out],
-    env: { ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn', CORE_DB_PATH: join(dir, 'core.duckdb'), CACHE_L1_ENABLED: 'false', ...env },
+    env: { ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn', MAX_REQUESTS_PER_CALLER: '0', CORE_DB_PATH: join(dir, 'core.duckdb'), CACHE_L1_ENABLED: 'false', ...env },
   });
   const base = `http://127.0.0.1:${port}`;
   const query = async (q) => {
