@@ -51,7 +51,9 @@ export async function fieldValues(view: RoleView, runner: GraphqlRunner, caller:
     return { object: entry.name, field: args.field, type: String(field.type), rows: row?._rows_count ?? null, ...((row?.[args.field] as object | undefined) ?? {}) };
   }
   if (!buckets) throw new ToolFailure(`"${entry.name}" offers no grouping by "${args.field}"`, 'field');
-  const order = `order_by: [{field: "aggregations._rows_count", direction: DESC}], limit: ${args.limit + 1}`;
+  // Ties broken by the value itself: an answer that changes order between two identical calls reads as
+  // a change in the data to a model comparing them.
+  const order = `order_by: [{field: "aggregations._rows_count", direction: DESC}, {field: "key.${args.field}", direction: ASC}], limit: ${args.limit + 1}`;
   const call = `${buckets.field.name}(${args.filter ? 'filter: $filter, ' : ''}${order}) { key { ${args.field} } aggregations { _rows_count } }`;
   const query = `query${decl} ${wrap(buckets, call)}`;
   const { value } = await runner.run(view, caller, { query, ...(variables ? { variables } : {}) }, 'query');
