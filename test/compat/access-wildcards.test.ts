@@ -14,6 +14,8 @@ beforeAll(async () => {
     insert_roles_batch(data: [{name: "no_orders", description: "orders hidden"}, {name: "no_orders_at_all", description: "orders disabled"}, {name: "only_customers", description: "everything hidden but customers"}]) { affected_rows }
     insert_role_permissions_batch(data: [
       {role: "no_orders", type_name: "orders", field_name: "*", hidden: true},
+      {role: "no_orders", type_name: "data-object:query", field_name: "core_catalog_types"},
+      {role: "no_orders", type_name: "data-object:query", field_name: "core_catalog_fields"},
       {role: "no_orders_at_all", type_name: "orders", field_name: "*", disabled: true},
       {role: "only_customers", type_name: "*", field_name: "*", hidden: true},
       {role: "only_customers", type_name: "customers", field_name: "*", hidden: false},
@@ -38,6 +40,14 @@ describe('wildcard rows in a role\'s schema', () => {
     expect(customers).not.toContain('orders_aggregation');
     // The role's other requests answer.
     expect((await data(t, '{ customers_by_pk(id: 1) { name } }', undefined, as('no_orders'))).customers_by_pk).toEqual({ name: 'Alfreds' });
+  });
+
+  it('core.catalog shows the role what its __type shows: no orders type, no relation field to it', async () => {
+    const d = await data(t, `{ core { catalog {
+      types(filter: {name: {in: ["orders", "customers"]}}) { name }
+      fields(filter: {type_name: {eq: "customers"}, name: {in: ["name", "orders", "orders_aggregation"]}}) { name }
+    } } }`, undefined, as('no_orders'));
+    expect(d.core.catalog).toEqual({ types: [{ name: 'customers' }], fields: [{ name: 'name' }] });
   });
 
   it('(orders, *) disabled: the relation field is refused, not only absent', async () => {

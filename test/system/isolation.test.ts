@@ -66,4 +66,14 @@ describe('one refused source at start', () => {
     expect(links.suspended).toBe(false);
     expect(links.dependencies).toEqual([{ depends_on: 'inv' }]);
   });
+
+  it('suspends the extension while its dependency is unloaded at run time, and resumes it on load', async () => {
+    const unload = await t.gql('mutation { function { core { unload_data_source(name: "inv") { success } } } }');
+    expect(unload.body.data.function.core.unload_data_source.success).toBe(true);
+    const off = (await catalogs()).find((c: { name: string }) => c.name === 'links');
+    expect(off).toMatchObject({ suspended: true, dependencies: [{ depends_on: 'inv' }] });
+    expect((await t.gql('{ good_items { things { id } } }')).body.errors[0].message).toMatch(/Cannot query field "things"/);
+    await t.gql('mutation { function { core { load_data_source(name: "inv") { success } } } }');
+    expect((await catalogs()).find((c: { name: string }) => c.name === 'links').suspended).toBe(false);
+  });
 });
