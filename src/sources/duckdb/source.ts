@@ -61,6 +61,12 @@ export class DuckDbSource implements DataSourceRuntime {
     await engine.withConnection(async (c) => {
       await c.run(`DETACH DATABASE IF EXISTS ${quote(o.name)}`);
       await c.run(`ATTACH ${literal(target)} AS ${quote(o.name)}${o.readOnly && !fresh ? ' (READ_ONLY)' : ''}`);
+    }).catch((e: Error) => {
+      // One file, one source: a second source over a file another one serves is refused by name
+      // (DuckDB's own text says "Unique file handle conflict" and became an internal error).
+      const other = /already attached by database "([^"]+)"/.exec(e.message)?.[1];
+      if (other) throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}": its DuckDB file is already served by data source "${other}"`);
+      throw e;
     }).finally(() => engine.wrote(o.name));
     if (fresh && o.seedFile) {
       const seed = readFileSync(o.seedFile, 'utf8');
