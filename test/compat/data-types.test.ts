@@ -66,6 +66,9 @@ describe('PostgreSQL ranges as the page documents them', () => {
   it('includes: the range includes another range, written "[lower, upper]" with RFC 3339 bounds', async () => {
     expect(await ids('{ pg_shifts(filter: {period: {includes: "[2025-01-02T00:00:00Z, 2025-01-03T00:00:00Z]"}}, order_by: [{field: "id"}]) { id } }')).toEqual([1]);
     expect(await ids('{ pg_shifts(filter: {seats: {includes: "[2, 5]"}}) { id } }')).toEqual([1]);
+    // Bounds in single quotes, as hugr's range parser reads them.
+    expect(await ids("{ pg_shifts(filter: {period: {includes: \"['2025-01-02T00:00:00Z', '2025-01-03T00:00:00Z')\"}}) { id } }")).toEqual([1]);
+    expect(await ids("{ pg_shifts(filter: {seats: {includes: \"['2','5']\"}}) { id } }")).toEqual([1]);
   });
 
   it('intersects, upper, lower, upper_inf and lower_inclusive', async () => {

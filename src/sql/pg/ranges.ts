@@ -18,8 +18,8 @@ const LITERAL = /^([[(])([^,]*),([^,]*)([\])])$/;
 
 /**
  * A range value as PostgreSQL reads it (SPEC §3.4): `[lower,upper]`, `(lower,upper)` and the mixed
- * forms, spaces allowed around bounds, an open end written empty or as ∞ / inf / infinity (signed or
- * not), or `empty`. Anything else is the client's error, named here rather than by the database.
+ * forms, spaces allowed around bounds, a bound in single quotes (hugr's form), an open end written
+ * empty or as ∞ / inf / infinity (signed or not), or `empty`. Anything else is the client's error, named here rather than by the database.
  * Bounds in double quotes are passed on as written.
  */
 export function rangeLiteral(value: unknown, scalar: ScalarName): unknown {
@@ -28,7 +28,8 @@ export function rangeLiteral(value: unknown, scalar: ScalarName): unknown {
   if (text.toLowerCase() === 'empty') return 'empty';
   const m = LITERAL.exec(text);
   const bound = (b: string): string | undefined => {
-    const t = b.trim();
+    // hugr's range parser takes a bound in single quotes as the text inside them.
+    const t = b.trim().replace(/^'(.*)'$/, '$1').trim();
     if (OPEN_END.test(t)) return '';
     return scalar === 'TimestampRange' || INTEGER.test(t) ? t : undefined;
   };
