@@ -67,6 +67,7 @@ const REQUESTS: Request[] = [
   { name: 'order by a to-one path, limited', query: '{ shop_orders(order_by: [{field: "customer.name", direction: DESC}, {field: "id"}], limit: 4) { id customer { name } } }' },
   { name: 'by key, absent', query: '{ a: shop_orders_by_pk(id: 1) { id customer { name } items { line } } b: shop_orders_by_pk(id: 999) { id } }' },
   { name: 'aliases, typename and a repeated relation', query: '{ shop_orders(limit: 2, order_by: [{field: "id"}]) { __typename id x: id c1: customer { n: name __typename } c2: customer { id } } }' },
+  { name: 'an alias named __proto__ is an own key, at the root and in a 1:N level', query: '{ shop_orders(limit: 2, order_by: [{field: "id"}]) { id __proto__: status customer { __proto__: name } items(nested_order_by: [{field: "line"}]) { line __proto__: quantity } } }' },
   { name: 'empty list', query: '{ shop_orders(filter: {id: {eq: -1}}) { id customer { name } } }' },
   { name: 'an error: a field of a filter that does not exist', query: '{ shop_orders(filter: {nope: {eq: 1}}) { id } }' },
   { name: 'every type, every row', query: `{ pt_kinds(order_by: [{field: "id"}]) { ${KINDS} } }` },

@@ -5,7 +5,8 @@
 // parent row holding its rows as JSON arrays of values in field order (no keys), written by the
 // same code as the JSON path, so every value prints as it does there. What the layout cannot
 // express (aggregations, buckets, function calls, `@unnest` joins, DISTINCT ON at the root, levels
-// of another source) is compiled as one JSON document, as before (docs/sql.md "Rows").
+// of another source, more than 1600 columns) is compiled as one JSON document, as before
+// (docs/sql.md "Rows").
 import type { ScalarName } from '../../catalog/model.js';
 import type { OutField, RootQuery, SelectNode } from '../../planner/ir/select.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
@@ -15,6 +16,8 @@ import type { PositionalObject, RowField } from './layout.js';
 
 /** json_build_array takes at most 100 arguments. */
 const MAX_POSITIONAL = 100;
+/** PostgreSQL's select list holds at most 1664 entries; a wider selection stays one JSON document. */
+const MAX_COLUMNS = 1600;
 
 /** Whether a level whose values become columns (the root, a to-one relation of it) fits the layout. */
 function columnsLevel(sel: SelectNode): boolean {
@@ -86,6 +89,7 @@ export abstract class RowsCompiler extends SqlCompiler {
       level = this.columns(sel, ctx, count);
       sql = `SELECT ${this.selectList(level.columns)} FROM ${this.from(sel, ctx)}${level.joins.join('')}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
     }
+    if (count.column > MAX_COLUMNS) return super.compileQuery(q, timezone);
     return { sql, params: ctx.params, lineage: ctx.lineage(), rows: assembler({ many: q.kind === 'list', fields: level!.fields }) };
   }
 
