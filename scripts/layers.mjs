@@ -34,6 +34,7 @@ export const LAYERS = [
   ['lineage'],
   ['pipeline', 'federation'],
   ['jq'],
+  ['features'],
   ['system'],
   ['extensions'],
   ['http'],

@@ -1,7 +1,7 @@
 // Field stages: what happens around a root field's resolution (the result cache, @stats, a team's
 // own), in the shape of a Nest interceptor: `intercept(call, next)`. They are Nest providers: a
 // class marked `@FieldStageProvider()` in any module is found at start (FieldStageDiscovery) and
-// wraps every root field after svc's own stages. resolvers.ts then only does
+// wraps every root field after svc's own stages. resolvers/ then only does
 // root field -> planner -> SQL -> executor.
 //
 // Two steps of the request are not field stages, by design: the permission check runs on every

@@ -1,6 +1,6 @@
 // What the resolvers of a served schema are given: the parts they call and the system functions.
 // A file of its own so that features attached beside the generated resolvers (h3, system modules)
-// name these types without importing resolvers.ts, which imports them.
+// name these types without importing resolvers/, which imports them.
 import type { Executor } from '../executor/executor.js';
 import type { RequestContext } from '../executor/request-context.js';
 import type { Access } from '../permissions/access.js';

@@ -6,7 +6,8 @@ import type { ResolvedCatalog } from '../catalog/model.js';
 import { applyExtensions } from '../catalog/extension.js';
 import type { AccessScope } from '../permissions/access.js';
 import { buildAccessScope, NO_SYSTEM, type SystemSurface } from '../permissions/scope.js';
-import { attachResolvers } from './resolvers.js';
+import { attachResolvers } from './resolvers/index.js';
+import type { SchemaFeature } from './schema-feature.js';
 import type { ResolverDeps } from './resolver-deps.js';
 import { attachFederation } from '../federation/entities.js';
 import type { SchemaExtension } from './schema-extension.js';
@@ -79,6 +80,8 @@ export class SchemaService {
     private readonly system: SystemSurface = NO_SYSTEM,
     /** Serve the schema as an Apollo Federation 2 subgraph (FEDERATION=true). */
     private readonly federation = false,
+    /** Features attached to every schema beside the generated fields (src/features/). */
+    private readonly features: readonly SchemaFeature[] = [],
   ) {}
 
   get current(): ServedSchema {
@@ -112,7 +115,7 @@ export class SchemaService {
     // Before attachResolvers, whose field guard then wraps `_service` and `_entities` like any field.
     if (entities) attachFederation(schema, surface.index, scope, entities, () => ({ sdl: sub!, version }), deps.roleSchemas);
     this.extension?.attach(schema, surface.index, version);
-    attachResolvers(schema, surface.index, scope, deps, version);
+    attachResolvers(schema, surface.index, scope, deps, version, this.features);
     this.served = { schema, index: surface.index, sdl: surface.sdl, scope, version, dormant, ...(sub ? { subgraphSdl: sub } : {}) };
     metrics.schemaRebuilds.inc();
     for (const l of this.listeners) l(this.served);

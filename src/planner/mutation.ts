@@ -136,11 +136,22 @@ function setFromData(ctx: PlanContext, obj: DataObject, data: Record<string, unk
     });
 }
 
+/**
+ * The rows an update or delete may touch: the client's filter ANDed with the role's write rule for
+ * the object (SPEC §7 `filter` of an update/delete row), so the rule narrows the statement itself.
+ */
+export function writeWhere(ctx: PlanContext, op: 'update' | 'delete', obj: DataObject, filter: Record<string, unknown> | null | undefined): Record<string, unknown> | null | undefined {
+  const rule = ctx.access.writeFilter(op, obj.name, ctx.authVars);
+  if (!rule) return filter;
+  return filter ? { _and: [filter, rule] } : rule;
+}
+
 export function planUpdate(
-  ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined, input: Record<string, unknown>, stamps: Record<string, unknown> = {},
+  ctx: PlanContext, obj: DataObject, clientFilter: Record<string, unknown> | null | undefined, input: Record<string, unknown>, stamps: Record<string, unknown> = {},
 ): UpdateNode {
   writable(obj);
   ctx.access.checkObject('update', obj.name);
+  const filter = writeWhere(ctx, 'update', obj, clientFilter);
   const stamped = { ...stamps, ...ctx.access.objectData('update', obj.name, ctx.authVars) };
   checkClientFields(ctx, obj, input, stamped);
   const data = { ...input, ...stamped };
@@ -150,9 +161,10 @@ export function planUpdate(
   return { kind: 'update', table: ctx.tableName(obj), alias, set, ...(filter ? { where: planFilter(ctx, obj, alias, filter) } : {}) };
 }
 
-export function planDelete(ctx: PlanContext, obj: DataObject, filter: Record<string, unknown> | null | undefined): DeleteNode | UpdateNode {
+export function planDelete(ctx: PlanContext, obj: DataObject, clientFilter: Record<string, unknown> | null | undefined): DeleteNode | UpdateNode {
   writable(obj);
   ctx.access.checkObject('delete', obj.name);
+  const filter = writeWhere(ctx, 'delete', obj, clientFilter);
   const alias = ctx.nextAlias();
   if (obj.softDelete?.set) {
     // Soft delete: mark the live rows as deleted instead of removing them.

@@ -1,6 +1,6 @@
 // A GraphQL selection over a data object -> SelectNode. Relations become nested selects of the same
 // statement (SPEC §5); nothing here runs a query.
-import { extensionFieldKeys, PARENT_KEY_PREFIX } from './extension-fields.js';
+import { extensionFieldKeys } from './extension-fields.js';
 import {
   type FieldNode, getArgumentValues, getNamedType, type GraphQLField, type GraphQLObjectType, isObjectType,
 } from 'graphql';
@@ -10,33 +10,24 @@ import { collectSubfields } from 'graphql/execution/collectFields.js';
 import type { DataObject, Relation } from '../catalog/model.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { isScalar as isScalarName } from '../catalog/model.js';
 import { planAggregation } from './aggregate.js';
-import { argParam, planRowCall } from './function.js';
 import { planBuckets } from './buckets.js';
-import { callKeyColumns, isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
+import { isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
 import { queryJoinFields, type RelationMode } from './query-joins.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
+import { fieldExpr } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
 import type { Expr } from './ir/expr.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, OutField, SelectNode } from './ir/select.js';
+import { addField, callField, columnField, extensionField, type FieldAt, measurementField, partField, type Planned, typenameField } from './field-kinds.js';
 
 export type Args = Record<string, unknown>;
 
 interface OrderArg {
   field: string;
   direction?: 'ASC' | 'DESC';
-}
-
-/** Planned output fields keyed by response key, kept to resolve `order_by` paths. */
-interface Planned {
-  readonly fields: OutField[];
-  readonly byKey: Map<string, { field: OutField; select?: SelectNode; kind: 'scalar' | 'one' | 'many' | 'const' }>;
-  readonly extraWhere: FilterNode[];
-  readonly joins: SelectNode[];
 }
 
 function unsupported(what: string): never {
@@ -54,6 +45,70 @@ function subfields(ctx: PlanContext, type: GraphQLObjectType, nodes: readonly Fi
   return collectSubfields(ctx.schema, ctx.fragments as never, ctx.variables as never, type, nodes);
 }
 
+/** The relation an @unnest, relation or relation-aggregation field names, and how it is read. */
+function relationOf(obj: DataObject, name: string): { rel: Relation; mode: RelationMode } | undefined {
+  const rel = obj.relations.find((r) => r.name === name);
+  if (rel) return { rel, mode: 'rows' };
+  const agg = obj.relations.find((r) => r.kind !== 'one' && (name === `${r.name}_aggregation` || name === `${r.name}_bucket_aggregation`));
+  return agg && { rel: agg, mode: name.endsWith('_bucket_aggregation') ? 'buckets' : 'aggregation' };
+}
+
+/** @unnest: the related rows are joined to these rows, one output row per pair (SPEC §4.5). */
+function unnestField(planned: Planned, at: FieldAt, rel: Relation, childType: GraphQLObjectType): void {
+  const { ctx, alias, key, args } = at;
+  for (const a of ['limit', 'offset', 'nested_limit', 'nested_offset', 'distinct_on']) if (args[a] != null) unsupported(`"${a}" on an @unnest relation`);
+  const target = objectOf(ctx, rel.target);
+  localOnly(ctx, target, `@unnest relation "${at.name}"`);
+  const child = ctx.nextAlias();
+  const sel: SelectNode = { ...planSelect(ctx, target, child, childType, at.nodes, { filter: args.filter, args: args.args }), correlate: correlation(ctx, rel, alias, child), orderBy: [] };
+  addField(planned, key, { kind: 'unnest', key, select: sel }, 'one', sel);
+  planned.joins.push(sel);
+}
+
+/** A relation, its aggregation or its bucket aggregation; `inner` keeps only parents with related rows. */
+function relatedField(planned: Planned, at: FieldAt, rel: Relation, mode: RelationMode, outType: GraphQLObjectType): void {
+  const r = relationField(at.ctx, at.obj, at.alias, at.key, rel, mode, outType, at.nodes, at.args);
+  addField(planned, at.key, r.field, r.select ? (mode === 'rows' && rel.kind === 'one' ? 'one' : 'many') : 'const', r.select);
+  if (at.args.inner && r.select) planned.extraWhere.push(existsRelated(at.ctx, r.select));
+}
+
+/** `_join` / `_spatial`: query-time joins (SPEC §4), each field inside a relation made up from the arguments. */
+function queryJoinField(planned: Planned, at: FieldAt, outType: GraphQLObjectType): void {
+  const { ctx, obj, alias } = at;
+  const fields = queryJoinFields(
+    ctx, obj, at.name === '_spatial', at.args, outType, at.nodes, (rel2, mode, k, t, nodes, a) => relationField(ctx, obj, alias, k, rel2, mode, t, nodes, a),
+    (sel) => planned.extraWhere.push(existsRelated(ctx, sel)),
+  );
+  addField(planned, at.key, { kind: 'json_object', key: at.key, fields }, 'const');
+}
+
+/** One field of the selection, by its kind. */
+function planField(planned: Planned, at: FieldAt, def: GraphQLField<unknown, unknown>): void {
+  const { obj, name } = at;
+  const column = obj.fields.find((f) => f.name === name);
+  if (column) return columnField(planned, at, column);
+  const call = obj.calls.find((c) => c.name === name);
+  if (call && callField(planned, at, call)) return;
+  const measureOf = /^_(.+)_measurement$/.exec(name)?.[1];
+  const geometry = measureOf ? obj.fields.find((f) => f.name === measureOf && f.type === 'Geometry') : undefined;
+  if (geometry) return measurementField(planned, at, geometry);
+  const partOf = /^_(.+)_part$/.exec(name)?.[1];
+  const part = partOf ? obj.fields.find((f) => f.name === partOf) : undefined;
+  if (part) return partField(planned, at, part);
+  const outType = getNamedType(def.type);
+  const related = relationOf(obj, name);
+  if (related?.mode === 'rows' && related.rel.kind !== 'one' && at.nodes.some((n) => n.directives?.some((d) => d.name.value === 'unnest'))) {
+    if (!isObjectType(outType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
+    return unnestField(planned, at, related.rel, outType);
+  }
+  if (related && isObjectType(outType)) return relatedField(planned, at, related.rel, related.mode, outType);
+  if ((name === '_join' || name === '_spatial') && isObjectType(outType)) return queryJoinField(planned, at, outType);
+  const parentKeys = extensionFieldKeys(def);
+  if (parentKeys) return extensionField(planned, at, parentKeys);
+  unsupported(`field "${at.type.name}.${name}"`);
+}
+
+/** The selection `nodes` over `obj` (of GraphQL type `type`), each field planned by its kind. */
 function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): Planned {
   const planned: Planned = { fields: [], byKey: new Map(), extraWhere: [], joins: [] };
   const denied = new Map<string, string>();
@@ -61,144 +116,19 @@ function planFields(ctx: PlanContext, obj: DataObject, alias: string, type: Grap
   for (const [key, fieldNodes] of subfields(ctx, type, nodes)) {
     const node = fieldNodes[0]!;
     const name = node.name.value;
+    const at: FieldAt = { ctx, obj, alias, key, name, args: {}, type, nodes: fieldNodes };
     if (name === '__typename') {
-      const f: OutField = { kind: 'const', key, value: type.name };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'const' });
+      typenameField(planned, at);
       continue;
     }
-    const def = type.getFields()[name];
+    const def = type.getFields()[name] as GraphQLField<unknown, unknown> | undefined;
     if (!def) throw new PublicError(ErrorCode.ValidationFailed, `Cannot query field "${name}" on type "${type.name}".`);
     // A denied field is not fetched; its resolver answers "forbidden" at its path (SPEC §1).
     if (ctx.access.fieldDenied(type.name, name, getNamedType(def.type).name)) {
       denied.set(key, name);
       continue;
     }
-    const args = getArgumentValues(def as GraphQLField<unknown, unknown>, node, ctx.variables as never) as Args;
-    const column = obj.fields.find((f) => f.name === name);
-    if (column) {
-      if (column.type === 'JSON' && args.struct !== undefined && args.struct !== null) {
-        const value = fieldExpr(ctx, obj, alias, column, 'read');
-        const f: OutField = { kind: 'json_object', key, fields: jsonStruct(value, args.struct), nullWhen: value };
-        planned.fields.push(f);
-        planned.byKey.set(key, { field: f, kind: 'const' });
-        continue;
-      }
-      let expr: Expr = timeBucket(obj, column, fieldExpr(ctx, obj, alias, column, 'read'), args);
-      const transforms = args.transforms as string[] | null | undefined;
-      if (column.type === 'Geometry' && (transforms?.length || args.buffer != null || args.simplify_factor != null)) {
-        const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-        const t = { from: num(args.from), to: num(args.to), buffer: num(args.buffer), simplifyFactor: num(args.simplify_factor) };
-        expr = { kind: 'geo_transform', expr, transforms: transforms ?? [], ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
-      }
-      // A stored column declared `!` is never null; computed and transformed values may be.
-      const notNull = column.nonNull && expr.kind === 'column';
-      const f: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}), origin: { object: obj.name, field: column.name } };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'scalar' });
-      continue;
-    }
-    const call = obj.calls.find((c) => c.name === name);
-    const callFn = call ? ctx.index.functionsByName.get(`${call.source ?? obj.source}.${call.function}`) : undefined;
-    if (call && callFn) {
-      // Computed by a function from this row's values (SPEC §3.3): inside the same statement, or
-      // as a cross-source level when the function belongs to another source.
-      const out = (c: PlanContext, a: string, k: string): OutField => {
-        const expr = planRowCall(c, callFn, obj, a, call.args, args);
-        if (!call.join && !callFn.isTable) return { kind: 'scalar', key: k, expr, scalar: isScalarName(call.type) ? call.type : 'JSON', list: call.list };
-        // Rows of a table function, called with this row's values (and matched to it by @table_function_call_join).
-        const join = (call.join?.sourceFields ?? []).map((s2, i) => ({ parent: fieldExpr(c, obj, a, obj.fields.find((x) => x.name === s2)!, 'read'), column: call.join!.referencesFields[i]! }));
-        return { kind: 'fn_rows', key: k, call: expr, join };
-      };
-      // The answer depends on the function's source: its tag, as a function's own answers carry (SPEC §9).
-      ctx.reads?.add(callFn.source);
-      const remote = !!ctx.statement && callFn.source !== ctx.statement.source;
-      let f: OutField;
-      if (remote) {
-        const columns = callKeyColumns(obj, call);
-        const column = (field: string) => obj.fields.find((x) => x.name === field)?.column ?? field;
-        // Unmapped arguments are the field's own or injected (`@arg_default`), as within one source.
-        const callArgs = Object.fromEntries(callFn.args.map((a) => [a.name, a.name in call.args ? { key: columns.indexOf(column(call.args[a.name]!)) } : { value: argParam(ctx, callFn, a.name, args).value }]));
-        const join = call.join?.sourceFields.map((s2, i) => ({ key: columns.indexOf(column(s2)), field: call.join!.referencesFields[i]! }));
-        f = planRemote(ctx, obj, alias, key, callFn.source, columns, false, (rctx, keys) => out(rctx, keys, 'v'), { fn: callFn, args: callArgs, ...(join ? { join } : {}) });
-      } else f = out(ctx, alias, key);
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: f.kind === 'scalar' ? 'scalar' : 'const' });
-      continue;
-    }
-    const measureOf = /^_(.+)_measurement$/.exec(name)?.[1];
-    const measureField = measureOf ? obj.fields.find((f) => f.name === measureOf && f.type === 'Geometry') : undefined;
-    if (measureField) {
-      const num = (v: unknown) => (typeof v === 'number' ? { v } : undefined);
-      const expr: Expr = {
-        kind: 'geo_measure', expr: fieldExpr(ctx, obj, alias, measureField, 'read'), type: String(args.type), transform: args.transform === true,
-        ...(num(args.from) ? { from: args.from as number } : {}), ...(num(args.to) ? { to: args.to as number } : {}),
-      };
-      const f: OutField = { kind: 'scalar', key, expr, scalar: 'Float', list: false };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'scalar' });
-      continue;
-    }
-    const partOf = /^_(.+)_part$/.exec(name)?.[1];
-    const partField = partOf ? obj.fields.find((f) => f.name === partOf) : undefined;
-    if (partField) {
-      const expr: Expr = { kind: 'extract', part: String(args.extract), expr: fieldExpr(ctx, obj, alias, partField, 'read'), scalar: partField.type, ...(typeof args.extract_divide === 'number' ? { divide: args.extract_divide } : {}) };
-      const f: OutField = { kind: 'scalar', key, expr, scalar: 'BigInt', list: false };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'scalar' });
-      continue;
-    }
-    const rel = obj.relations.find((r) => r.name === name);
-    if (rel && rel.kind !== 'one' && fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'unnest'))) {
-      // @unnest: the related rows are joined to these rows, one output row per pair (SPEC §4.5).
-      for (const a of ['limit', 'offset', 'nested_limit', 'nested_offset', 'distinct_on']) if (args[a] != null) unsupported(`"${a}" on an @unnest relation`);
-      const target = objectOf(ctx, rel.target);
-      localOnly(ctx, target, `@unnest relation "${name}"`);
-      const childType = getNamedType(def.type);
-      if (!isObjectType(childType)) throw new PublicError(ErrorCode.Internal, `relation "${name}" has no object type`);
-      const child = ctx.nextAlias();
-      const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { filter: args.filter, args: args.args }), correlate: correlation(ctx, rel, alias, child), orderBy: [] };
-      const f: OutField = { kind: 'unnest', key, select: sel };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, select: sel, kind: 'one' });
-      planned.joins.push(sel);
-      continue;
-    }
-    const aggRel = obj.relations.find((r) => r.kind !== 'one' && (name === `${r.name}_aggregation` || name === `${r.name}_bucket_aggregation`));
-    const relMode: RelationMode | undefined = rel ? 'rows' : !aggRel ? undefined : name.endsWith('_bucket_aggregation') ? 'buckets' : 'aggregation';
-    const outType = getNamedType(def.type);
-    if ((rel ?? aggRel) && relMode && isObjectType(outType)) {
-      const r = relationField(ctx, obj, alias, key, (rel ?? aggRel)!, relMode, outType, fieldNodes, args);
-      planned.fields.push(r.field);
-      planned.byKey.set(key, { field: r.field, ...(r.select ? { select: r.select } : {}), kind: r.select ? (rel?.kind === 'one' ? 'one' : 'many') : 'const' });
-      if (args.inner && r.select) planned.extraWhere.push(existsRelated(ctx, r.select));
-      continue;
-    }
-    if ((name === '_join' || name === '_spatial') && isObjectType(outType)) {
-      // Query-time joins (SPEC §4): each field inside is a relation made up from the arguments.
-      const fields = queryJoinFields(
-        ctx, obj, name === '_spatial', args, outType, fieldNodes, (rel2, mode, k, t, nodes, a) => relationField(ctx, obj, alias, k, rel2, mode, t, nodes, a),
-        (sel) => planned.extraWhere.push(existsRelated(ctx, sel)),
-      );
-      const f: OutField = { kind: 'json_object', key, fields };
-      planned.fields.push(f);
-      planned.byKey.set(key, { field: f, kind: 'const' });
-      continue;
-    }
-    const parentKeys = extensionFieldKeys(def);
-    if (parentKeys) {
-      // An extension's field: resolved by its own code from the row's key fields (src/extensions/).
-      for (const k of parentKeys) {
-        const column = obj.fields.find((f) => f.name === k);
-        const hidden = `${PARENT_KEY_PREFIX}${k}`;
-        if (!column || planned.byKey.has(hidden)) continue;
-        const f: OutField = { kind: 'scalar', key: hidden, expr: fieldExpr(ctx, obj, alias, column, 'read'), scalar: column.type, list: column.list };
-        planned.fields.push(f);
-        planned.byKey.set(hidden, { field: f, kind: 'scalar' });
-      }
-      continue;
-    }
-    unsupported(`field "${type.name}.${name}"`);
+    planField(planned, { ...at, args: getArgumentValues(def, node, ctx.variables as never) as Args }, def);
   }
   return planned;
 }

@@ -1,5 +1,5 @@
 // The SDL of `_module(name)` and `_dataObject(name)` (issue 18 item 9); their resolvers are
-// src/pipeline/catalog-intro.ts.
+// src/features/catalog-intro/.
 
 export const CATALOG_INTRO_SDL = `"""A module: its submodules, data objects and functions, as the caller's role sees them."""
 type _module_info {

@@ -40,6 +40,8 @@ export interface SchemaIndex {
   readonly roots: ReadonlyMap<string, DataRootField>;
   /** `ParentType.field` -> system function handler id. */
   readonly functions: ReadonlyMap<string, string>;
+  /** `ParentType.field` of the system functions under `mutation { function }`: they run in document order. */
+  readonly mutationFunctions: ReadonlySet<string>;
   /** `ParentType.field` -> catalog function (`@function`, SPEC §4.4). */
   readonly catalogFunctions: ReadonlyMap<string, CatalogFunction>;
   /** `<source>.<function>` -> catalog function (`@function_call` fields). */
@@ -127,6 +129,7 @@ interface Emitted {
   sdl: string[];
   roots: Map<string, DataRootField>;
   functions: Map<string, string>;
+  mutationFunctions: Set<string>;
   catalogFunctions: Map<string, CatalogFunction>;
   modules: Set<string>;
 }
@@ -146,6 +149,7 @@ function emitModule(node: ModuleNode, path: string[], root: Root, out: Emitted):
     lines.push(`  ${f.sdl}`);
     if (f.root) out.roots.set(`${typeName}.${f.name}`, f.root);
     if (f.fn) out.functions.set(`${typeName}.${f.name}`, f.fn);
+    if (f.fn && root === 'mut_function') out.mutationFunctions.add(`${typeName}.${f.name}`);
     if (f.catalogFn) out.catalogFunctions.set(`${typeName}.${f.name}`, f.catalogFn);
   }
   if (root === 'query' && !path.length) {
@@ -196,7 +200,7 @@ export function buildSurface(
   for (const c of sorted) for (const o of c.objects) byName.set(o.name, o);
   const fns = new Map(sorted.flatMap((c) => c.functions.map((f) => [`${c.source.name}.${f.name}`, f] as const)));
   const tree = newNode();
-  const out: Emitted = { sdl: [baseSdl(), CATALOG_INTRO_SDL, ...extraSdl], roots: new Map(), functions: new Map(), catalogFunctions: new Map(), modules: new Set() };
+  const out: Emitted = { sdl: [baseSdl(), CATALOG_INTRO_SDL, ...extraSdl], roots: new Map(), functions: new Map(), mutationFunctions: new Set(), catalogFunctions: new Map(), modules: new Set() };
   for (const c of sorted) {
     const structAggs = aggregatableStructs(c.structs, c.objects);
     for (const i of c.inputs) out.sdl.push(`input ${i.name} {\n${i.fields.map((f) => `  ${f.name}: ${f.list ? `[${f.type}]` : f.type}${f.nonNull ? '!' : ''}`).join('\n')}\n}`);
@@ -232,5 +236,5 @@ export function buildSurface(
   out.modules.add('Mutation.function');
   out.sdl.push(SUBSCRIPTION_SDL);
   const inputs = new Map(sorted.flatMap((c) => c.inputs.map((i) => [i.name, i] as const)));
-  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, structs: new Map(sorted.flatMap((c) => c.structs.map((st) => [st.name, st] as const))), inputs, roots: out.roots, functions: out.functions, catalogFunctions: out.catalogFunctions, functionsByName: fns, modules: out.modules } };
+  return { sdl: out.sdl.join('\n\n') + '\n', index: { objects: byName, structs: new Map(sorted.flatMap((c) => c.structs.map((st) => [st.name, st] as const))), inputs, roots: out.roots, functions: out.functions, mutationFunctions: out.mutationFunctions, catalogFunctions: out.catalogFunctions, functionsByName: fns, modules: out.modules } };
 }

@@ -15,6 +15,7 @@ import { LineageEmitter } from '../lineage/emitter.js';
 import { RoleGate } from '../permissions/roles.js';
 import { RoleSchemas } from '../permissions/schema-filter.js';
 import { API_KEYS_TAG, PermissionService, ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
+import { SCHEMA_FEATURES } from '../features/index.js';
 import { FieldStages } from '../pipeline/field-stage.js';
 import type { FunctionHandler } from '../pipeline/resolver-deps.js';
 import { SchemaService } from '../pipeline/schema.service.js';
@@ -151,7 +152,7 @@ export class NodeStop {
     { provide: Descriptions, useFactory: () => new Descriptions() },
     {
       provide: BUILDING,
-      useFactory: (c: Config, d: Descriptions) => new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => d.apply(s), SYSTEM_SURFACE, c.FEDERATION),
+      useFactory: (c: Config, d: Descriptions) => new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => d.apply(s), SYSTEM_SURFACE, c.FEDERATION, SCHEMA_FEATURES),
       inject: [CONFIG, Descriptions],
     },
     {

@@ -1,5 +1,5 @@
 // What the fast path may take over, marked by the code that attaches the resolvers
-// (src/pipeline/resolvers.ts), so the two cannot drift apart.
+// (src/pipeline/resolvers/index.ts), so the two cannot drift apart.
 import type { GraphQLField } from 'graphql';
 
 type Field = GraphQLField<unknown, unknown>;

@@ -4,11 +4,11 @@
 // `__type` shows it: the answers are read from the role's own schema (src/permissions/schema-filter.ts),
 // and what that schema lacks is absent (an unknown or hidden name answers null).
 import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema, isInputObjectType, isObjectType } from 'graphql';
-import type { DataObject } from '../catalog/model.js';
-import type { RequestContext } from '../executor/request-context.js';
-import { type AccessScope, accessOf } from '../permissions/access.js';
-import type { RoleSchemas } from '../permissions/schema-filter.js';
-import type { SchemaIndex } from '../schema/surface.js';
+import type { DataObject } from '../../catalog/model.js';
+import type { RequestContext } from '../../executor/request-context.js';
+import { type AccessScope, accessOf } from '../../permissions/access.js';
+import type { RoleSchemas } from '../../permissions/schema-filter.js';
+import type { SchemaIndex } from '../../schema/surface.js';
 
 
 const ROOTS: Readonly<Record<string, keyof Kinds>> = { Query: 'queryType', Mutation: 'mutationType', Function: 'functionType', MutationFunction: 'mutationFunctionType' };

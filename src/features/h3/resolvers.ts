@@ -4,17 +4,17 @@
 import { type FieldNode, getArgumentValues, getNamedType, getNullableType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, isListType, isObjectType } from 'graphql';
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import { cellToBoundary, latLngToCell } from 'h3-js';
-import type { RequestContext } from '../executor/request-context.js';
-import { type Access, type AccessScope, accessOf, forbidden } from '../permissions/access.js';
-import { checkResolution, H3_DATA_KEY, type H3Aggregation, planH3Buckets, planH3Groups } from '../planner/h3.js';
-import type { Expr } from '../planner/ir/expr.js';
-import { checkRequiredFilters } from '../planner/select.js';
-import type { Args } from '../planner/rows.js';
-import type { SchemaIndex } from '../schema/surface.js';
-import { ErrorCode, PublicError } from '../shared/errors.js';
-import type { RootFieldTarget } from './field-stage.js';
-import { planContext } from './plan-context.js';
-import type { ResolverDeps } from './resolver-deps.js';
+import type { RequestContext } from '../../executor/request-context.js';
+import { type Access, type AccessScope, accessOf, forbidden } from '../../permissions/access.js';
+import { checkResolution, H3_DATA_KEY, type H3Aggregation, planH3Buckets, planH3Groups } from '../../planner/h3.js';
+import type { Expr } from '../../planner/ir/expr.js';
+import { checkRequiredFilters } from '../../planner/select.js';
+import type { Args } from '../../planner/rows.js';
+import type { SchemaIndex } from '../../schema/surface.js';
+import { ErrorCode, PublicError } from '../../shared/errors.js';
+import type { RootFieldTarget } from '../../pipeline/field-stage.js';
+import { planContext } from '../../pipeline/plan-context.js';
+import type { ResolverDeps } from '../../pipeline/resolver-deps.js';
 
 export const H3_QUERY_TYPE = '_h3_query';
 export const H3_DATA_TYPE = '_h3_data_query';

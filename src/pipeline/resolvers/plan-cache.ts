@@ -1,0 +1,20 @@
+// Where a read field's plan is kept between requests (src/statements/cache.ts): a repeated read,
+// whatever the values of the variables bound per request, plans nothing. The site says what besides
+// the operation and the variables decides the read's SQL.
+import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import type { RequestContext } from '../../executor/request-context.js';
+import { fieldVariables } from '../../statements/bind.js';
+import type { ReadSite } from '../../statements/cache.js';
+
+/** Where it is, the zone, the role's rules and the caller's `[$auth.*]` values. */
+function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
+  // `[$auth.*]` values decide the SQL of catalog views and functions for every role, unrestricted
+  // ones included (issue 32: an admin's view over [$auth.user_id] answered with the first caller's rows).
+  const who = `${ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}`}|${JSON.stringify(ctx.authVars)}`;
+  return `${responsePathAsArray(info.path).join('.')}|${ctx.timezone}|${who}|`;
+}
+
+/** The cache site of a read field in this request. */
+export function readSite(info: GraphQLResolveInfo, ctx: RequestContext): ReadSite {
+  return { schema: info.schema, operation: info.operation, base: planKey(info, ctx), variables: info.variableValues, used: fieldVariables(info.fieldNodes, info.fragments) };
+}

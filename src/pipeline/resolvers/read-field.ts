@@ -1,0 +1,45 @@
+// A read root field (list, by key, aggregation, buckets): its plan from the plan cache or the
+// planner, compiled for its source and run; /ipc streams a root list instead.
+import { getArgumentValues } from 'graphql';
+import { aliasCounter } from '../../planner/context.js';
+import { planRead } from '../../planner/root.js';
+import type { Args } from '../../planner/select.js';
+import type { PlanCache } from '../../statements/cache.js';
+import { planningWork } from '../metrics.js';
+import type { FieldRun, RootFieldSetup } from './field-run.js';
+import { streamable, streamRows } from './ipc-stream.js';
+import { readSite } from './plan-cache.js';
+
+export async function readField(setup: RootFieldSetup, plans: PlanCache, run: FieldRun, args: Args): Promise<unknown> {
+  const { ctx, info, obj, runtime } = run;
+  // /ipc reads lists row by row: those plans are not kept (the rows are compiled apart).
+  const streaming = ctx.streams !== undefined && !ctx.transactions.active;
+  const site = streaming ? undefined : readSite(info, ctx);
+  const cached = site && plans.find(site);
+  if (cached) {
+    run.noteReads(cached.reads);
+    return run.read(cached.stmt, cached.remotes);
+  }
+  planningWork.inc({ step: 'plan' });
+  const pctx = run.pctx;
+  const plan = run.planned(() => planRead(pctx, setup.root.kind, obj, run.target, args));
+  // Relations into other sources are merged in memory: such a list is read whole (SPEC §5).
+  if (streaming && plan.kind === 'list' && streamable(runtime, pctx.statement.remotes.length)) {
+    run.noteReads(pctx.reads);
+    return streamRows(setup.deps.executor, ctx, info, runtime, plan.select);
+  }
+  const stmt = run.compile(plan);
+  const reads = [...pctx.reads];
+  const remotes = [...pctx.statement.remotes];
+  if (site) {
+    const field = info.parentType.getFields()[info.fieldName]!;
+    // Another request's variables: planned again from them, the rest of the context as it is.
+    const replan = (variables: Record<string, unknown>) => run.compile(planRead(
+      { ...pctx, variables, nextAlias: aliasCounter(), reads: new Set(), statement: { source: obj.source, remotes: [] } },
+      setup.root.kind, obj, run.target, getArgumentValues(field, info.fieldNodes[0]!, variables) as Args,
+    ));
+    plans.remember(site, { stmt, reads, ...(remotes.length ? { remotes } : {}) }, replan);
+  }
+  run.noteReads(reads);
+  return run.read(stmt, remotes);
+}
