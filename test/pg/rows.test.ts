@@ -20,7 +20,14 @@ INSERT INTO odd VALUES
   (1, 'NaN', 'Infinity', 1.1, 9223372036854775807, 'infinity', 'infinity', '-infinity', '2024-01-02 03:04:05.5+05:30', '2024-01-02 03:04:05', '2024-02-29', 7, B'101', '\\x01ff', '{"a": 12345678901234567890, "b": [1.50, "x"]}', '{1,NULL,3}'),
   (2, '-12345678901234567890.25', '-Infinity', -0.5, -9007199254740993, '0044-03-15 BC', '0044-03-15 01:00:00+00 BC', '2000-01-01 00:00:00', '1999-12-31 23:59:59.999999+00', '1900-06-01 12:00:00.123', 'infinity', 0, B'', '\\x', '[]', '{}'),
   (3, '123456789012345678901234567890', 'NaN', 3.4e38, 9007199254740992, '2024-01-01', '2024-03-10 07:00:00+00', '2024-03-10 02:30:00', '2024-07-01 00:00:00+00', '2024-07-01 00:00:00', '0001-01-01', 4294967295, B'1', '\\xdeadbeef', 'null', NULL),
-  (4, '-0.000', '-0', 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);`;
+  (4, '-0.000', '-0', 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+-- Enough rows that PostgreSQL hashes a flattened to-one join with the list on the build side.
+CREATE TABLE bigp (id int PRIMARY KEY, name text);
+INSERT INTO bigp SELECT g, 'p' || g FROM generate_series(1, 20000) g;
+CREATE TABLE kid (id int PRIMARY KEY, parent_id int);
+INSERT INTO kid SELECT g, 1 + (g * 7919) % 20000 FROM generate_series(1, 3000) g;
+ANALYZE bigp;
+ANALYZE kid;`;
 const ODD_SDL = `type odd @table(name: "odd") {
   id: Int! @pk
   n: Float
@@ -38,6 +45,14 @@ const ODD_SDL = `type odd @table(name: "odd") {
   bytes: String
   j: JSON
   arr: [Int]
+}
+type bigp @table(name: "bigp") {
+  id: Int! @pk
+  name: String
+}
+type kid @table(name: "kid") {
+  id: Int! @pk
+  parent_id: Int @field_references(references_name: "bigp", field: "id", query: "parent", references_query: "kids")
 }`;
 
 const KINDS = 'id small big amount exact ratio dbl flag label code uid mood tags nums doc raw ir br tr span day at_time ts naive geom geog';
@@ -68,6 +83,9 @@ const REQUESTS: Request[] = [
   { name: 'by key, absent', query: '{ a: shop_orders_by_pk(id: 1) { id customer { name } items { line } } b: shop_orders_by_pk(id: 999) { id } }' },
   { name: 'aliases, typename and a repeated relation', query: '{ shop_orders(limit: 2, order_by: [{field: "id"}]) { __typename id x: id c1: customer { n: name __typename } c2: customer { id } } }' },
   { name: 'an alias named __proto__ is an own key, at the root and in a 1:N level', query: '{ shop_orders(limit: 2, order_by: [{field: "id"}]) { id __proto__: status customer { __proto__: name } items(nested_order_by: [{field: "line"}]) { line __proto__: quantity } } }' },
+  // No order: rows in the order the JSON path aggregated them (PostgreSQL hashes a flattened to-one join the other way round).
+  { name: 'an unordered list with to-one relations', query: '{ shop_order_items { line quantity order { id status customer { name } } product { sku } } }' },
+  { name: 'an unordered list of 2000 rows with a to-one relation into a larger table', query: '{ po_kid { id parent { name } } }' },
   { name: 'empty list', query: '{ shop_orders(filter: {id: {eq: -1}}) { id customer { name } } }' },
   { name: 'an error: a field of a filter that does not exist', query: '{ shop_orders(filter: {nope: {eq: 1}}) { id } }' },
   { name: 'every type, every row', query: `{ pt_kinds(order_by: [{field: "id"}]) { ${KINDS} } }` },

@@ -80,8 +80,12 @@ export abstract class RowsCompiler extends SqlCompiler {
     let level: Level | undefined;
     let sql: string;
     if (q.kind === 'list') {
+      // An unordered list keeps the order of its rows as the JSON path aggregated them (the scan's):
+      // `OFFSET 0` keeps each to-one join a nested loop over the list's rows, where a flattened
+      // join could be hashed the other way round. An ordered list is sorted last anyway.
+      const fence = !sel.orderBy.length;
       const parts = this.listRows(sel, ctx, () => {
-        level = this.columns(sel, ctx, count);
+        level = this.columns(sel, ctx, count, fence);
         return '';
       });
       sql = `SELECT ${this.selectList(level!.columns)} FROM ${parts.from}${level!.joins.join('')}${parts.where}${parts.order ? ` ORDER BY ${parts.order}` : ''}`;
@@ -101,7 +105,7 @@ export abstract class RowsCompiler extends SqlCompiler {
   }
 
   /** The columns, lateral joins and answer fields of one level; to-one relations join in, recursively. */
-  private columns(sel: SelectNode, ctx: SqlContext, count: Numbering): Level {
+  private columns(sel: SelectNode, ctx: SqlContext, count: Numbering, fence = false): Level {
     const level: Level = { columns: [], joins: [], fields: [] };
     for (const f of sel.fields) {
       switch (f.kind) {
@@ -122,7 +126,7 @@ export abstract class RowsCompiler extends SqlCompiler {
           const columns = [{ n: present, sql: '1' }, ...inner.columns];
           const select = columns.map((c) => `${c.sql} AS c${c.n}`).join(', ');
           level.joins.push(
-            ` LEFT JOIN LATERAL (SELECT ${select} FROM ${this.from(f.select, ctx)}${inner.joins.join('')}${this.whereClause(f.select, ctx)}${f.select.unique ? '' : ' LIMIT 1'}) AS ${alias} ON TRUE`,
+            ` LEFT JOIN LATERAL (SELECT ${select} FROM ${this.from(f.select, ctx)}${inner.joins.join('')}${this.whereClause(f.select, ctx)}${f.select.unique ? '' : ' LIMIT 1'}${fence ? ' OFFSET 0' : ''}) AS ${alias} ON TRUE`,
           );
           for (const c of columns) level.columns.push({ n: c.n, sql: `${alias}.c${c.n}` });
           level.fields.push({ key: f.key, value: { kind: 'object', present, fields: inner.fields } });
