@@ -176,6 +176,11 @@ export const settingsShape = {
   DB_PG_CONNECTION_LIMIT: int.default(0),
   /** PostgreSQL reads return rows assembled in Node (docs/sql.md "Rows"); false: one JSON document per read, as before. */
   SQL_ROWS: bool.default(true),
+  /**
+   * /query: a root list asked for more rows than this (its `limit`; root lists default to 2000) is
+   * written to the socket as its rows are read, never held whole (issue 30); 0: never.
+   */
+  STREAM_LIST_ROWS: int.default(10_000).refine((n) => n >= 0, 'must be 0 (never) or more'),
   DB_TIMEZONE: z.string().default('').refine((v) => v === '' || isTimeZone(v), 'not an IANA time zone name'),
   CORE_DB_PATH: z.string().default('data/core.duckdb'),
   CORE_DB_READONLY: bool.default(false),

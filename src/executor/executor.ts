@@ -100,13 +100,13 @@ export class Executor {
    * The rows of a `compileRows` statement (/ipc), admitted like any statement and holding its slot
    * until the stream ends; the client going away ends the statement.
    */
-  async *stream(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql): AsyncGenerator<readonly unknown[]> {
+  async *stream(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, text?: boolean): AsyncGenerator<readonly unknown[]> {
     const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal, admissionUser(ctx.identity, currentRequest()?.address));
     const budget = this.budget(ctx);
     try {
-      for await (const rows of runtime.streamRows!(stmt, ctx.signal)) {
+      for await (const rows of runtime.streamRows!(stmt, ctx.signal, text)) {
         // Counted batch by batch: a stream over the bound stops there, and its statement with it.
-        if (budget) for (const row of rows) budget.addValue(row);
+        if (budget) for (const row of rows) if (typeof row === 'string') budget.addText(row); else budget.addValue(row);
         yield rows;
       }
     } finally {

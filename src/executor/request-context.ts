@@ -39,6 +39,13 @@ export class RequestContext {
    */
   streams?: Map<string, RowStream>;
   /**
+   * Set by /query (STREAM_LIST_ROWS): a root list asked for more rows than this, answered by the fast
+   * path, is not read whole; its rows are written to the socket as they are read (StreamedList).
+   */
+  streamAbove?: number;
+  /** The lists this request writes row by row, by their id in the answer text (src/pipeline/streamed.ts). */
+  readonly streamed: import('../shared/json.js').StreamedList[] = [];
+  /**
    * A refusal that concerns the whole request rather than one field (an internal cluster call
    * without the cluster secret, SPEC §12): the HTTP status the response goes out with.
    */

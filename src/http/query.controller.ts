@@ -1,5 +1,6 @@
 // POST /query and GET /query (SPEC §1): the context factory decides who asks (identity, role,
 // access, endpoint, zone, limits), then the operation runner (src/pipeline/run-operation.ts) runs it.
+import { Readable } from 'node:stream';
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../executor/request-context.js';
@@ -10,6 +11,7 @@ import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { requestParts } from '../pipeline/limits/cost-limit.js';
 import { OperationRunner } from '../pipeline/run-operation.js';
+import { streamedBody } from '../pipeline/streamed.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { sendFailure } from './errors.js';
@@ -60,6 +62,7 @@ export class QueryController {
         throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
       }
       context = await this.contexts.fromHeaders(req.headers, '/query');
+      if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
       // A `_jq` variable is a client's program (querySvc runs any text): not with a safelist.
       if (this.config.PERSISTED_QUERIES_ONLY && hasJqVariable(requestParts(req.method, req.body, search))) {
@@ -72,6 +75,8 @@ export class QueryController {
       const answer = await this.operations.run(context, { method: req.method, headers: req.headers, search, body, prepared: true });
       void reply.status(answer.status);
       for (const [k, v] of answer.headers) void reply.header(k, v);
+      // Large root lists are read while they are written (src/pipeline/streamed.ts).
+      if (context.streamed.length && answer.text.includes('\u0000')) return void reply.send(Readable.from(streamedBody(answer.text, context.streamed), { objectMode: false, highWaterMark: 1 << 16 }));
       return void reply.send(answer.text);
     } catch (e) {
       return sendFailure(reply, e, this.log);

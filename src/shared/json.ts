@@ -102,6 +102,32 @@ export class RawJson {
   }
 }
 
+/**
+ * A root list whose rows are read only while the response is written (/query, STREAM_LIST_ROWS):
+ * in the answer text it stands as a marker, a NUL-delimited id that no JSON text can contain
+ * (JSON escapes U+0000 inside strings), which the response writer replaces by the rows.
+ */
+export class StreamedList extends RawJson {
+  constructor(
+    readonly id: number,
+    /** The rows, a batch at a time: JSON text (as the database wrote it) or values to stringify. */
+    readonly rows: () => AsyncGenerator<readonly unknown[]>,
+  ) {
+    super(`\u0000${id}\u0000`);
+  }
+
+  override parse(): never {
+    throw new Error('a streamed list is read only while the response is written');
+  }
+
+  /** Every row, parsed (when the answer is completed by graphql-js after all). */
+  async collect(): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for await (const batch of this.rows()) for (const row of batch) out.push(typeof row === 'string' ? parseDbJson(row) : row);
+    return out;
+  }
+}
+
 /** A GraphQL response as text: `data` entries held as RawJson are spliced in unparsed. */
 export function stringifyResponse(result: Readonly<Record<string, unknown>>): string {
   const data = result.data as Record<string, unknown> | null | undefined;

@@ -61,9 +61,10 @@ export interface DataSourceRuntime {
   /**
    * The rows of a `compileRows` statement (each row's JSON object, parsed), a batch at a time from a
    * cursor, so a large result is never held whole (SPEC §13 /ipc). Stopping the iteration early
-   * ends the statement; QUERY_TIMEOUT bounds it as any statement.
+   * ends the statement; QUERY_TIMEOUT bounds it as any statement. `text`: a source whose row JSON is
+   * already the answer's text (DuckDB) may give the rows as that text instead (strings).
    */
-  streamRows?(stmt: CompiledSql, signal?: AbortSignal): AsyncGenerator<readonly unknown[]>;
+  streamRows?(stmt: CompiledSql, signal?: AbortSignal, text?: boolean): AsyncGenerator<readonly unknown[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   /**
    * `owner`: transactions of one owner (a request writing to several sources) never wait for each

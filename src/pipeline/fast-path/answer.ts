@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../../executor/request-context.js';
 import { accessOf, scopeOf } from '../../permissions/access.js';
-import { RawJson } from '../../shared/json.js';
+import { RawJson, StreamedList } from '../../shared/json.js';
 import { fastPathAnswers } from '../metrics.js';
 import { completesToItself, complete } from './complete.js';
 import { ShapeCache } from './shape-cache.js';
@@ -53,6 +53,8 @@ function fragmentsOf(document: DocumentNode): GraphQLResolveInfo['fragments'] {
 
 /** The completed answer of one root field, or undefined when graphql-js must complete it. */
 function completed(root: RootShape, value: unknown): unknown {
+  // Rows written as the database gave them, as a spliced list is (src/pipeline/streamed.ts).
+  if (value instanceof StreamedList) return value;
   const raw = value instanceof RawJson ? value : undefined;
   const parsed = raw ? raw.parse() : value;
   try {
@@ -106,10 +108,13 @@ export async function answerFast(
   if (!whole) {
     fastPathAnswers.inc(['general']);
     // graphql-js completes the whole operation from the answers already fetched.
-    roots.forEach((r, i) => {
+    for (const [i, r] of roots.entries()) {
       const s = settled[i]!;
-      ctx.prefetched.set(r.key, 'error' in s ? s : { value: s.value instanceof RawJson ? s.value.parse() : s.value });
-    });
+      // A list meant to be streamed is read whole after all: graphql-js completes values, not text.
+      const value = 'error' in s ? undefined : s.value instanceof StreamedList ? await s.value.collect() : s.value instanceof RawJson ? s.value.parse() : s.value;
+      ctx.prefetched.set(r.key, 'error' in s ? s : { value });
+    }
+    ctx.streamed.length = 0;
     return null;
   }
   fastPathAnswers.inc([Object.values(data).some((v) => v instanceof RawJson) ? 'spliced' : 'completed']);

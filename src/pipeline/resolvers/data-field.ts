@@ -8,6 +8,7 @@ import type { DataRootField, SchemaIndex } from '../../schema/surface.js';
 import type { PlanCache } from '../../statements/cache.js';
 import type { RootFieldTarget } from '../field-stage.js';
 import type { ResolverDeps } from '../resolver-deps.js';
+import { streamsRootList } from '../streamed.js';
 import { fieldRun, type RootFieldSetup } from './field-run.js';
 import { readField } from './read-field.js';
 import { writeField } from './write-field.js';
@@ -17,14 +18,16 @@ export const READS: ReadonlySet<DataRootField['kind']> = new Set<DataRootField['
 export function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   const setup: RootFieldSetup = { root, index, scope, deps, across: new CrossSource(deps.executor, deps.registry) };
   const reads = READS.has(root.kind);
-  const inner = (args: Args, ctx: RequestContext, info: Parameters<GraphQLFieldResolver<unknown, RequestContext>>[3], noted?: Set<string>) => {
+  const inner = (args: Args, ctx: RequestContext, info: Parameters<GraphQLFieldResolver<unknown, RequestContext>>[3], noted?: Set<string>, streamed?: boolean) => {
     const run = fieldRun(setup, ctx, info, noted);
-    return reads ? readField(setup, plans, run, args) : writeField(setup, run, args);
+    return reads ? readField(setup, plans, run, args, streamed) : writeField(setup, run, args);
   };
   const target: RootFieldTarget = { kind: reads ? 'read' : 'write', cacheDefault: index.objects.get(root.object)!.cache, tags: [], schemaVersion: version };
   return async (source, args: Args, ctx, info) => {
     // /ipc streams root lists itself (SPEC §13): nothing to cache, and no whole result to time.
     if (ctx.streams) return inner(args, ctx, info);
+    // A large root list the fast path writes row by row (src/pipeline/streamed.ts): no stage needs its value.
+    if (root.kind === 'list' && streamsRootList(ctx, info, args.limit, target.cacheDefault !== undefined)) return inner(args, ctx, info, undefined, true);
     // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
     const early = info.path.prev === undefined ? ctx.prefetched.get(String(info.path.key)) : undefined;
     if (early) {

@@ -3,17 +3,18 @@
 import { getArgumentValues } from 'graphql';
 import { aliasCounter } from '../../planner/context.js';
 import { planRead } from '../../planner/root.js';
-import type { Args } from '../../planner/select.js';
+import { type Args, deniedPaths } from '../../planner/select.js';
 import type { PlanCache } from '../../statements/cache.js';
 import { planningWork } from '../metrics.js';
 import type { FieldRun, RootFieldSetup } from './field-run.js';
 import { streamable, streamRows } from './ipc-stream.js';
 import { readSite } from './plan-cache.js';
 
-export async function readField(setup: RootFieldSetup, plans: PlanCache, run: FieldRun, args: Args): Promise<unknown> {
+/** `streamed`: /query writes this root list row by row if it can (src/pipeline/streamed.ts). */
+export async function readField(setup: RootFieldSetup, plans: PlanCache, run: FieldRun, args: Args, streamed?: boolean): Promise<unknown> {
   const { ctx, info, obj, runtime } = run;
-  // /ipc reads lists row by row: those plans are not kept (the rows are compiled apart).
-  const streaming = ctx.streams !== undefined && !ctx.transactions.active;
+  // /ipc (and /query's streamed lists) read lists row by row: those plans are not kept (the rows are compiled apart).
+  const streaming = (ctx.streams !== undefined || streamed === true) && !ctx.transactions.active;
   const site = streaming ? undefined : readSite(info, ctx);
   const cached = site && plans.find(site);
   if (cached) {
@@ -24,7 +25,8 @@ export async function readField(setup: RootFieldSetup, plans: PlanCache, run: Fi
   const pctx = run.pctx;
   const plan = run.planned(() => planRead(pctx, setup.root.kind, obj, run.target, args));
   // Relations into other sources are merged in memory: such a list is read whole (SPEC §5).
-  if (streaming && plan.kind === 'list' && streamable(runtime, pctx.statement.remotes.length)) {
+  // /query's streamed lists carry no errors of their own: one with fields the role may not read is read whole.
+  if (streaming && plan.kind === 'list' && streamable(runtime, pctx.statement.remotes.length) && (ctx.streams || !deniedPaths(plan.select).length)) {
     run.noteReads(pctx.reads);
     return streamRows(setup.deps.executor, ctx, info, runtime, plan.select);
   }

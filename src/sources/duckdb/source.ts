@@ -131,9 +131,11 @@ export class DuckDbSource implements DataSourceRuntime {
     }, this.name);
   }
 
-  async *streamRows(stmt: CompiledSql, signal?: AbortSignal): AsyncGenerator<readonly unknown[]> {
+  async *streamRows(stmt: CompiledSql, signal?: AbortSignal, text?: boolean): AsyncGenerator<readonly unknown[]> {
     for await (const rows of this.engine.stream(this.name, stmt.sql, stmt.params, signal)) {
-      yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(String(r[0]))));
+      // As text, each row's JSON is what the whole list's to_json would have written for it.
+      if (text) yield rows.map((r) => (r[0] === null || r[0] === undefined ? 'null' : String(r[0])));
+      else yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(String(r[0]))));
     }
   }
 

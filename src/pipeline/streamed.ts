@@ -1,0 +1,53 @@
+// Large root lists of /query written row by row (issue 30: a 1,000,000-row answer must not be held
+// whole). A root list asked with a `limit` above STREAM_LIST_ROWS, answered by the fast path, is
+// not read when its resolver runs: it stands in the answer as a StreamedList marker, and the
+// response writer reads its rows from a cursor while it writes them, a batch at a time, waiting for
+// the socket. The answer is the same text: each row's JSON is what the whole list's would hold.
+import type { GraphQLResolveInfo } from 'graphql';
+import type { RequestContext } from '../executor/request-context.js';
+import { StreamedList, stringifyJson } from '../shared/json.js';
+
+/**
+ * Whether a root list field is streamed rather than read whole: only where nothing else needs its
+ * value (no directive on the field, no catalog cache on its object) and the fast path writes the
+ * answer (graphql-js would complete the whole list in memory anyway).
+ */
+export function streamsRootList(ctx: RequestContext, info: GraphQLResolveInfo, limit: unknown, cached: boolean): boolean {
+  return ctx.rawJson && ctx.streamAbove !== undefined && ctx.streamAbove > 0 && typeof limit === 'number' && limit > ctx.streamAbove
+    && !cached && info.path.prev === undefined && !info.fieldNodes.some((n) => n.directives?.length);
+}
+
+/** Registers the rows of a streamed list on the request and returns its marker. */
+export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<readonly unknown[]>): StreamedList {
+  const list = new StreamedList(ctx.streamed.length, rows);
+  ctx.streamed.push(list);
+  return list;
+}
+
+/**
+ * The response body: the answer text with each marker replaced by its list, `[` rows `]`. A failure
+ * half-way cannot be answered any more (the status and the first rows are sent): the error ends the
+ * stream, and the connection is closed without the end of the JSON, so no client reads it as whole.
+ */
+export async function* streamedBody(text: string, lists: readonly StreamedList[]): AsyncGenerator<string> {
+  let at = 0;
+  for (;;) {
+    const start = text.indexOf('\u0000', at);
+    if (start < 0) break;
+    const end = text.indexOf('\u0000', start + 1);
+    const list = lists[Number(text.slice(start + 1, end))];
+    if (!list) throw new Error('unknown streamed list in the answer');
+    yield `${text.slice(at, start)}[`;
+    let first = true;
+    for await (const batch of list.rows()) {
+      if (!batch.length) continue;
+      // Rows from the database as text are the answer's; values (PostgreSQL's parsed rows) are written as the list would be.
+      const rows = batch.map((r) => (typeof r === 'string' ? r : stringifyJson(r))).join(',');
+      yield first ? rows : `,${rows}`;
+      first = false;
+    }
+    yield ']';
+    at = end + 1;
+  }
+  yield text.slice(at);
+}

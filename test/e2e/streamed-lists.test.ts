@@ -1,0 +1,86 @@
+// Large root lists of /query are written row by row (issue 30, STREAM_LIST_ROWS): the answer text is
+// the same, byte for byte, as when the list is read whole, on DuckDB (rows as the database wrote
+// them) and PostgreSQL (rows written from their values); the first request (Apollo with the fast
+// path) and the next (prepared) alike; lists under the limit, and reads the fast path does not
+// answer, are read whole as before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Dialects, startDialects } from '../support/dialects.js';
+import { streamedBody } from '../../src/pipeline/streamed.js';
+import { StreamedList } from '../../src/shared/json.js';
+
+let streamed: Dialects;
+let whole: Dialects;
+beforeAll(async () => {
+  // Any root list asked for more than 2 rows is streamed here.
+  streamed = await startDialects({ STREAM_LIST_ROWS: '2' });
+  whole = await startDialects({ STREAM_LIST_ROWS: '0' });
+}, 180_000);
+afterAll(async () => {
+  await streamed?.close();
+  await whole?.close();
+});
+
+const CASES: [string, string, Record<string, unknown>?][] = [
+  ['a list with relations', '{ shop_orders(order_by: [{field: "id"}], limit: 50) { id note status ordered_at customer { name email } items(nested_order_by: [{field: "line"}]) { line quantity } } }'],
+  ['two lists, a key lookup and __typename, with variables', `query Q($n: Int!) {
+    __typename
+    a: shop_orders(order_by: [{field: "id", direction: DESC}], limit: $n) { __typename id note }
+    b: shop_customers(order_by: [{field: "id"}], limit: 100) { id name orders(nested_order_by: [{field: "id"}]) { id } }
+    one: shop_orders_by_pk(id: 2) { id status }
+  }`, { n: 3 }],
+  ['an empty list', '{ shop_orders(filter: {id: {eq: -1}}, limit: 10) { id } }'],
+  ['a list under the limit (read whole)', '{ shop_orders(order_by: [{field: "id"}], limit: 2) { id } }'],
+  ['a list with a directive (read whole)', '{ shop_orders(order_by: [{field: "id"}], limit: 10) @cache(ttl: 60) { id } }'],
+];
+
+describe.each(['duckdb', 'postgres'] as const)('%s', (name) => {
+  const on = () => streamed.all.find((d) => d.name === name)!;
+  const off = () => whole.all.find((d) => d.name === name)!;
+
+  it.each(CASES)('%s: the same answer text, first and prepared', async (_label, query, variables) => {
+    for (const round of [1, 2]) {
+      const a = await on().app.gql(query, variables);
+      const b = await off().app.gql(query, variables);
+      expect(a.status).toBe(200);
+      expect(a.body?.errors).toBeUndefined();
+      expect(a.text, `round ${round}`).toBe(b.text);
+      expect(a.text).not.toContain('\u0000');
+      expect(b.headers['content-length']).toBeDefined();
+    }
+  });
+
+  it('writes a streamed answer without a length (it is not held whole)', async () => {
+    const a = await on().app.gql('{ shop_orders(order_by: [{field: "id"}], limit: 50) { id } }');
+    const b = await on().app.gql('{ shop_orders(order_by: [{field: "id"}], limit: 2) { id } }');
+    expect(a.headers['content-length']).toBeUndefined();
+    expect(b.headers['content-length']).toBeDefined();
+    expect(a.body.data.shop_orders.length).toBeGreaterThan(2);
+  });
+});
+
+describe('streamedBody', () => {
+  async function* rows(batches: unknown[][], fail?: Error): AsyncGenerator<readonly unknown[]> {
+    for (const b of batches) yield b;
+    if (fail) throw fail;
+  }
+  const read = async (gen: AsyncGenerator<string>) => {
+    let out = '';
+    for await (const s of gen) out += s;
+    return out;
+  };
+
+  it('puts each list in place of its marker, text rows as they are and values as JSON', async () => {
+    const lists = [new StreamedList(0, () => rows([['{"a":1.50}', '{"a":2}'], [], ['{"a":3}']])), new StreamedList(1, () => rows([[{ b: 10n ** 20n }, { b: null }]]))];
+    const text = `{"data":{"x":${lists[0]!.text},"y":{"z":1},"w":${lists[1]!.text}},"extensions":{}}`;
+    expect(await read(streamedBody(text, lists))).toBe('{"data":{"x":[{"a":1.50},{"a":2},{"a":3}],"y":{"z":1},"w":[{"b":100000000000000000000},{"b":null}]},"extensions":{}}');
+  });
+
+  it('ends with the error when the rows fail half-way (the JSON is never completed)', async () => {
+    const list = new StreamedList(0, () => rows([['{"a":1}']], new Error('cursor broke')));
+    let out = '';
+    await expect((async () => {
+      for await (const s of streamedBody(`{"data":{"x":${list.text}}}`, [list])) out += s;
+    })()).rejects.toThrow('cursor broke');
+    expect(out).toBe('{"data":{"x":[{"a":1}');
+  });
+});
