@@ -69,6 +69,12 @@ describe('PostgreSQL ranges as the page documents them', () => {
     // Bounds in single quotes, as hugr's range parser reads them.
     expect(await ids("{ pg_shifts(filter: {period: {includes: \"['2025-01-02T00:00:00Z', '2025-01-03T00:00:00Z')\"}}) { id } }")).toEqual([1]);
     expect(await ids("{ pg_shifts(filter: {seats: {includes: \"['2','5']\"}}) { id } }")).toEqual([1]);
+    // hugr's structured forms: a list (both bounds included) and {lower, upper, type}, as literals and variables.
+    expect(await ids('{ pg_shifts(filter: {seats: {includes: [2, 9]}}) { id } }')).toEqual([1]);
+    expect(await ids('{ pg_shifts(filter: {seats: {includes: [2, 10]}}) { id } }')).toEqual([]);
+    expect(await ids('{ pg_shifts(filter: {seats: {includes: {lower: 2, upper: 10, type: "[)"}}}) { id } }')).toEqual([1]);
+    const v = await data(s.app, 'query($r: TimestampRange) { pg_shifts(filter: {period: {includes: $r}}) { id } }', { r: { lower: '2025-03-02T00:00:00Z', upper: null, type: '[)' } });
+    expect(v.pg_shifts).toEqual([{ id: 2 }]);
   });
 
   it('intersects, upper, lower, upper_inf and lower_inclusive', async () => {

@@ -19,10 +19,14 @@ const LITERAL = /^([[(])([^,]*),([^,]*)([\])])$/;
 /**
  * A range value as PostgreSQL reads it (SPEC §3.4): `[lower,upper]`, `(lower,upper)` and the mixed
  * forms, spaces allowed around bounds, a bound in single quotes (hugr's form), an open end written
- * empty or as ∞ / inf / infinity (signed or not), or `empty`. Anything else is the client's error, named here rather than by the database.
- * Bounds in double quotes are passed on as written.
+ * empty or as ∞ / inf / infinity (signed or not), or `empty`. Anything else is the client's error,
+ * named here rather than by the database. Bounds in double quotes are passed on as written.
+ * hugr's structured forms are read too: a list `[lower, upper]` (both bounds included) and an object
+ * `{lower, upper, type: "[)"}` (a null bound is open).
  */
 export function rangeLiteral(value: unknown, scalar: ScalarName): unknown {
+  const structured = structuredRange(value);
+  if (structured !== undefined) return rangeLiteral(structured, scalar);
   if (typeof value !== 'string' || value.includes('"')) return value;
   const text = value.trim();
   if (text.toLowerCase() === 'empty') return 'empty';
@@ -43,6 +47,22 @@ export function rangeLiteral(value: unknown, scalar: ScalarName): unknown {
     );
   }
   return `${m[1]}${lower},${upper}${m[4]}`;
+}
+
+/** `[lower, upper]` or `{lower, upper, type}` as range text; undefined for anything else. */
+function structuredRange(value: unknown): string | undefined {
+  const text = (b: unknown): string => (b === null || b === undefined ? '' : String(b));
+  if (Array.isArray(value) && value.length === 2 && value.every((b) => b === null || ['string', 'number'].includes(typeof b))) {
+    return `[${text(value[0])},${text(value[1])}]`;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const o = value as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (!keys.length || keys.some((k) => !['lower', 'upper', 'type'].includes(k))) return undefined;
+  if (o.type === 'empty') return 'empty';
+  const type = o.type === undefined || o.type === null ? '[)' : String(o.type);
+  if (!/^[[(][\])]$/.test(type)) return undefined;
+  return `${type[0]}${text(o.lower)},${text(o.upper)}${type[1]}`;
 }
 
 /** Operators whose operand is a Boolean: `true` tests the property, `false` its absence. */
