@@ -75,15 +75,24 @@ export function assemblerSource(layout: RowsLayout): string {
   return new Generator().source(layout);
 }
 
-/** The assembler of a layout, compiled once per distinct shape. */
-export function assembler(layout: RowsLayout): RowsAssembler {
+/**
+ * The assembler of a layout, compiled once per distinct shape; undefined where the process may not
+ * compile code from strings (`node --disallow-code-generation-from-strings`): the read is then
+ * compiled as one JSON document.
+ */
+export function assembler(layout: RowsLayout): RowsAssembler | undefined {
   const source = assemblerSource(layout);
   let fn = compiled.get(source);
   if (!fn) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from column positions and quoted keys only
+      fn = new Function(source)() as RowsAssembler;
+    } catch (e) {
+      if (e instanceof EvalError) return undefined;
+      throw e;
+    }
     // A bound for a server whose operations keep changing shape; the plan cache keeps its own references.
     if (compiled.size >= MAX_KEPT) compiled.clear();
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from column positions and quoted keys only
-    fn = new Function(source)() as RowsAssembler;
     compiled.set(source, fn);
   }
   return fn;

@@ -93,8 +93,9 @@ export abstract class RowsCompiler extends SqlCompiler {
       level = this.columns(sel, ctx, count);
       sql = `SELECT ${this.selectList(level.columns)} FROM ${this.from(sel, ctx)}${level.joins.join('')}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
     }
-    if (count.column > MAX_COLUMNS) return super.compileQuery(q, timezone);
-    return { sql, params: ctx.params, lineage: ctx.lineage(), rows: assembler({ many: q.kind === 'list', fields: level!.fields }) };
+    const rows = count.column <= MAX_COLUMNS ? assembler({ many: q.kind === 'list', fields: level!.fields }) : undefined;
+    if (!rows) return super.compileQuery(q, timezone);
+    return { sql, params: ctx.params, lineage: ctx.lineage(), rows };
   }
 
   /** The root's select list in column order (position n holds `c<n>`). */
