@@ -66,6 +66,13 @@ export class DuckDbSource implements DataSourceRuntime {
       // (DuckDB's own text says "Unique file handle conflict" and became an internal error).
       const other = /already attached by database "([^"]+)"/.exec(e.message)?.[1];
       if (other) throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}": its DuckDB file is already served by data source "${other}"`);
+      // A DuckDB file is locked by the one process that writes it: the usual cause is a second svc
+      // started in the same folder. Say which file and what to do, not DuckDB's IO text and its link.
+      const holder = /Could not set lock on file[^]*?Conflicting lock is held in [^(]*\(PID (\d+)\)/.exec(e.message);
+      if (holder) {
+        const setting = o.name === 'core' ? ' (CORE_DB_PATH)' : '';
+        throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}": the DuckDB file "${o.path}"${setting} is locked by another process (PID ${holder[1]}), probably another svc started in this folder; stop it, or give this server its own file`);
+      }
       throw e;
     }).finally(() => engine.wrote(o.name));
     if (fresh && o.seedFile) {
