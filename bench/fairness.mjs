@@ -131,7 +131,7 @@ async function after(pid, ms) {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fairness-'));
-  const port = await freePort();
+  const port = Number(process.env.FAIRNESS_PORT) || await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = join(dir, 'svc.yaml');
   writeFileSync(config, 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - {key: "fairness-probe", role: admin, username: probe}\n');
@@ -143,6 +143,8 @@ async function main() {
     env: {
       BIND: `127.0.0.1:${port}`, CATALOGS_DIR: join(repo, 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), LOG_LEVEL: 'warn', CONFIG_FILE: config,
       QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', MAX_TOKENS: String(MAX_TOKENS),
+      // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
+      MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
     },
     logFile: join(dir, 'svc.log'),
   });
@@ -182,7 +184,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, 4 DuckDB connections\n`);
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections\n`);
   console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | CPU after (1 core) | RSS after MB | the attackers received |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

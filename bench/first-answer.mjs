@@ -22,7 +22,7 @@ const out = openSync(join(dir, 'svc.log'), 'w');
 const child = spawn(cmd, args, {
   detached: true,
   stdio: ['ignore', out, out],
-  env: { ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
+  env: { MAX_REQUESTS_PER_CALLER: '0', ...process.env, BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
 });
 let exited = false;
 const done = new Promise((resolve) => child.on('exit', () => resolve((exited = true))));

@@ -113,7 +113,9 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
     req.svcSpan?.end();
     // Nothing is built for a line the level drops; only info lines (requests that went well) are
     // sampled: a failed one (warn, error) is always written.
-    const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : status >= 400 || scope?.errorCodes.length ? 'warn' : 'info';
+    // A 429 of MAX_REQUESTS_PER_CALLER is load shed on purpose (counted in svc_caller_refused_total):
+    // sampled like a success, or a flood of refusals would become a flood of log lines.
+    const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : status === 429 ? 'info' : status >= 400 || scope?.errorCodes.length ? 'warn' : 'info';
     if (!log.isLevelEnabled(level)) return done();
     const taken = level === 'info' ? budget.take(clock()) : { write: true, skipped: 0 };
     if (!taken.write) return done();

@@ -82,6 +82,10 @@ describe('MAX_REQUESTS_PER_CALLER', () => {
     const probe = await post(QUICK, { headers: { 'x-svc-api-key': 'probe-key' } });
     expect(probe.body).toEqual({ data: { shop_tags: [{ id: 1 }, { id: 2 }, { id: 3 }] }, extensions: {} });
     expect(await metric('svc_caller_refused_total')).toBeGreaterThan(0);
+    // Load shed on purpose: logged (and sampled) like a success, not one warn line per refusal.
+    const shed = server.logs().filter((l) => l.status === 429);
+    expect(shed.length).toBeGreaterThan(0);
+    expect(shed.every((l) => l.level === 30 || l.level === 'info'), JSON.stringify(shed[0])).toBe(true);
     // The clients go away: their slots come back.
     abort.abort();
     await Promise.all(slow);
