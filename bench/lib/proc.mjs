@@ -65,7 +65,7 @@ export function freePort() {
 /** Starts a child with its output going to a log file; `exited` resolves with its exit code. */
 export function startChild({ name, cmd, args, env, cwd, logFile }) {
   // Throughput benches load the server from one address with many connections: the per-caller limit
-  // (MAX_REQUESTS_PER_CALLER, 429 beyond it) is off unless the bench or its caller sets it (fairness does).
+  // (MAX_REQUESTS_PER_CALLER: the rest wait their turn) is off unless the bench or its caller sets it (fairness does).
   const child = spawn(cmd, args, { cwd, env: { MAX_REQUESTS_PER_CALLER: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   child.stdout.pipe(log);

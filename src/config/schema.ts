@@ -138,11 +138,13 @@ export const settingsShape = {
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
   /**
-   * Requests one caller may have in flight at the HTTP entry (issue 31, src/http/caller-gate.ts): a
-   * caller is its credential, an anonymous one its address; over it, 429 TOO_MANY_REQUESTS at once.
-   * 0: no limit.
+   * Requests of one caller running at once at the HTTP entry (issue 31, src/http/caller-gate.ts): a
+   * caller is its credential, an anonymous one its address. Further requests wait in the caller's
+   * queue (CALLER_QUEUE_SIZE) up to CALLER_QUEUE_TIMEOUT, then 429 TOO_MANY_REQUESTS. 0: no limit.
    */
   MAX_REQUESTS_PER_CALLER: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(4),
+  CALLER_QUEUE_SIZE: int.refine((n) => n >= 0, 'must be 0 or more').default(100),
+  CALLER_QUEUE_TIMEOUT: duration.default(10_000),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */
   MAX_BODY_SIZE: int.default(2 * 1024 * 1024),
   CATALOGS_DIR: z.string().default('./catalogs'),

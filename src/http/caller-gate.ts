@@ -1,8 +1,11 @@
-// A bound on the requests one caller has in flight at the HTTP entry (issue 31). The pools' admission
+// A bound on the requests one caller has running at the HTTP entry (issue 31). The pools' admission
 // (src/executor/admission.ts) shares connections between roles, but the event loop is shared by every
 // request before it reaches a pool: parsing a body, a document at MAX_TOKENS, an alias flood, a jq
-// program, Arrow encoding for /ipc. A caller over its limit is refused at once, before its body is
-// read, with a retryable 429; the others keep their share of the loop.
+// program, Arrow encoding for /ipc. At most MAX_REQUESTS_PER_CALLER of one caller's requests run at
+// once; the caller's further requests wait in its own queue, in order, before their bodies are read
+// (a burst from a dashboard is served, a little later), so no caller takes more than its share of
+// the loop. Only a full queue (CALLER_QUEUE_SIZE) or a wait past CALLER_QUEUE_TIMEOUT answers a
+// retryable 429.
 //
 // The caller is known before the body is read, so it is keyed by what the request presents: the
 // credential (a digest of it; a credential authentication refuses costs a 401 and little else), and
@@ -16,28 +19,83 @@ import { sendError } from './errors.js';
 /** Paths outside the limit: load balancers' probes, and the WebSocket upgrade (a long-lived connection). */
 const EXEMPT = new Set(['/health', '/ready', '/metrics', '/subscribe']);
 
+export interface CallerGateSettings {
+  /** Requests of one caller running at once. */
+  readonly limit: number;
+  /** Requests of one caller waiting; beyond it the next is refused at once. */
+  readonly queue: number;
+  /** Longest a request waits for its turn, ms (0: no limit). */
+  readonly waitMs: number;
+}
+
+export type Refusal = 'queue_full' | 'wait_limit';
+
+interface Caller {
+  running: number;
+  readonly waiting: (() => void)[];
+}
+
 export class CallerGate {
-  private readonly inFlight = new Map<string, number>();
+  private readonly callers = new Map<string, Caller>();
 
-  constructor(readonly limit: number) {}
+  constructor(readonly settings: CallerGateSettings) {}
 
-  /** Takes a slot for `key`; false when the caller already has `limit` requests in flight. */
-  enter(key: string): boolean {
-    const n = this.inFlight.get(key) ?? 0;
-    if (n >= this.limit) return false;
-    this.inFlight.set(key, n + 1);
-    return true;
+  /**
+   * Runs `admitted` once `key` has a free slot (at once, or in its turn); `refused` when its queue is
+   * full or its wait is over. Returns a function that takes a waiting request out of the queue (its
+   * client went away); nothing to take out once it was admitted or refused.
+   */
+  enter(key: string, admitted: () => void, refused: (why: Refusal) => void): () => void {
+    let c = this.callers.get(key);
+    if (!c) this.callers.set(key, (c = { running: 0, waiting: [] }));
+    const caller = c;
+    if (caller.running < this.settings.limit && !caller.waiting.length) {
+      caller.running++;
+      admitted();
+      return () => undefined;
+    }
+    if (caller.waiting.length >= this.settings.queue) {
+      refused('queue_full');
+      return () => undefined;
+    }
+    const leaveQueue = () => {
+      const i = caller.waiting.indexOf(turn);
+      if (i >= 0) caller.waiting.splice(i, 1);
+      clearTimeout(timer);
+      this.forget(key, caller);
+    };
+    const turn = () => {
+      clearTimeout(timer);
+      caller.running++;
+      admitted();
+    };
+    const timer = this.settings.waitMs > 0
+      ? setTimeout(() => {
+          leaveQueue();
+          refused('wait_limit');
+        }, this.settings.waitMs)
+      : undefined;
+    caller.waiting.push(turn);
+    return leaveQueue;
   }
 
+  /** A request of `key` that was admitted has ended: the next of its queue goes in. */
   leave(key: string): void {
-    const n = (this.inFlight.get(key) ?? 1) - 1;
-    if (n > 0) this.inFlight.set(key, n);
-    else this.inFlight.delete(key);
+    const caller = this.callers.get(key);
+    if (!caller) return;
+    caller.running--;
+    const next = caller.waiting.shift();
+    if (next) next();
+    else this.forget(key, caller);
   }
 
-  /** Callers with a request in flight (tests, metrics). */
-  get callers(): number {
-    return this.inFlight.size;
+  private forget(key: string, caller: Caller): void {
+    if (caller.running <= 0 && !caller.waiting.length && this.callers.get(key) === caller) this.callers.delete(key);
+  }
+
+  /** Callers with a request running or waiting (tests). */
+  get size(): number {
+    return this.callers.size;
   }
 }
 
@@ -74,23 +132,34 @@ function sessionCookie(header: string, name: string): string | undefined {
   return undefined;
 }
 
-/** MAX_REQUESTS_PER_CALLER on every route but the probes; `limit` 0 registers nothing. */
-export function registerCallerGate(fastify: FastifyInstance, limit: number, cookieName: string): CallerGate | undefined {
-  if (limit <= 0) return undefined;
-  const gate = new CallerGate(limit);
+/** MAX_REQUESTS_PER_CALLER on every route but the probes; a limit of 0 registers nothing. */
+export function registerCallerGate(fastify: FastifyInstance, settings: CallerGateSettings, cookieName: string): CallerGate | undefined {
+  if (settings.limit <= 0) return undefined;
+  const gate = new CallerGate(settings);
   fastify.addHook('onRequest', (req, reply, done) => {
     if (EXEMPT.has(req.url.split('?')[0]!)) return done();
     const key = callerKey(req, cookieName);
-    if (!gate.enter(key)) {
-      metrics.callerRefused.inc();
+    let admitted = false;
+    let settled = false;
+    const cancel = gate.enter(key, () => {
+      admitted = true;
+      settled = true;
+      done();
+    }, (why) => {
+      settled = true;
+      metrics.callerRefused.inc({ reason: why });
       // Before the body is read: a refusal costs the server next to nothing.
       void reply.header('retry-after', '1');
-      sendError(reply, 429, ErrorCode.TooManyRequests, `too many requests in flight from this caller (at most ${limit}, MAX_REQUESTS_PER_CALLER); try again when one has been answered`);
-      return;
-    }
+      const because = why === 'queue_full'
+        ? `${settings.queue} more are already waiting (CALLER_QUEUE_SIZE)`
+        : `none of them ended within ${settings.waitMs} ms (CALLER_QUEUE_TIMEOUT)`;
+      sendError(reply, 429, ErrorCode.TooManyRequests, `too many requests from this caller: ${settings.limit} are running (MAX_REQUESTS_PER_CALLER) and ${because}; try again`);
+    });
     // 'close' comes once the answer was written or the connection went away, whichever is first.
-    reply.raw.once('close', () => gate.leave(key));
-    done();
+    reply.raw.once('close', () => {
+      if (admitted) gate.leave(key);
+      else if (!settled) cancel();
+    });
   });
   return gate;
 }

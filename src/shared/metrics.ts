@@ -85,7 +85,8 @@ export const metrics = {
   }),
   callerRefused: new Counter({
     name: 'svc_caller_refused_total',
-    help: 'Requests refused at the HTTP entry (429) because their caller had MAX_REQUESTS_PER_CALLER in flight',
+    help: 'Requests refused at the HTTP entry (429), by reason: queue_full (CALLER_QUEUE_SIZE), wait_limit (CALLER_QUEUE_TIMEOUT)',
+    labelNames: ['reason'] as const,
     registers: [registry],
   }),
   schemaRebuilds: new Counter({ name: 'svc_schema_rebuilds_total', help: 'Times the served GraphQL schema was rebuilt (start, source loaded or unloaded)', registers: [registry] }),

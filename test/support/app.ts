@@ -38,9 +38,7 @@ export async function startApp(env: Record<string, string> = {}, imports: import
   process.chdir(dir);
   // Tests register catalogs from the fixtures and from temporary directories (CATALOG_ALLOWED_PATHS).
   const allowed = [CATALOGS, FIXTURES, tmpdir()].join(',');
-  // MAX_REQUESTS_PER_CALLER is off unless a test sets it: tests fire requests in parallel from one
-  // address to test other things (test/e2e/caller-gate.test.ts tests the limit).
-  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', MAX_REQUESTS_PER_CALLER: '0', ...env }, argv: [], cwd: dir });
+  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...env }, argv: [], cwd: dir });
   const app = await createApp(config, createLogger(config.LOG_LEVEL), imports);
   await app.getHttpAdapter().getInstance().ready();
   const fastify = app.getHttpAdapter().getInstance();

@@ -47,8 +47,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       CATALOGS_DIR: join(REPO, 'catalogs'),
       LOG_LEVEL: 'info',
       CONFIG_FILE: '',
-      // Off unless a test sets it (test/e2e/caller-gate.test.ts): tests send in parallel from one address.
-      MAX_REQUESTS_PER_CALLER: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,49 @@
+// The entry gate's queue per caller (issue 31, MAX_REQUESTS_PER_CALLER): at most `limit` of a
+// caller's requests run, the next wait in order, and only a full queue or an expired wait refuses.
+import { describe, expect, it } from 'vitest';
+import { CallerGate } from '../../src/http/caller-gate.js';
+
+function request(gate: CallerGate, key: string, log: string[], name: string) {
+  return gate.enter(key, () => log.push(`${name} runs`), (why) => log.push(`${name} ${why}`));
+}
+
+describe('CallerGate', () => {
+  it('runs `limit` requests of a caller, queues the next in order, and lets other callers run', () => {
+    const gate = new CallerGate({ limit: 2, queue: 10, waitMs: 0 });
+    const log: string[] = [];
+    for (const n of ['a1', 'a2', 'a3', 'a4']) request(gate, 'a', log, n);
+    request(gate, 'b', log, 'b1');
+    expect(log).toEqual(['a1 runs', 'a2 runs', 'b1 runs']);
+    gate.leave('a');
+    gate.leave('a');
+    expect(log).toEqual(['a1 runs', 'a2 runs', 'b1 runs', 'a3 runs', 'a4 runs']);
+    gate.leave('a');
+    gate.leave('a');
+    gate.leave('b');
+    expect(gate.size).toBe(0);
+  });
+
+  it('refuses at once when the queue is full, and at the wait limit otherwise', async () => {
+    const gate = new CallerGate({ limit: 1, queue: 1, waitMs: 30 });
+    const log: string[] = [];
+    request(gate, 'a', log, 'a1');
+    request(gate, 'a', log, 'a2');
+    request(gate, 'a', log, 'a3');
+    expect(log).toEqual(['a1 runs', 'a3 queue_full']);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(log).toEqual(['a1 runs', 'a3 queue_full', 'a2 wait_limit']);
+    gate.leave('a');
+    expect(gate.size).toBe(0);
+  });
+
+  it('takes a waiting request out of the queue when its client goes away', () => {
+    const gate = new CallerGate({ limit: 1, queue: 5, waitMs: 0 });
+    const log: string[] = [];
+    request(gate, 'a', log, 'a1');
+    const gone = request(gate, 'a', log, 'a2');
+    request(gate, 'a', log, 'a3');
+    gone();
+    gate.leave('a');
+    expect(log).toEqual(['a1 runs', 'a3 runs']);
+  });
+});
