@@ -32,5 +32,9 @@ INSERT INTO order_details VALUES
   (3, 2, 2, 1, 2, 19, 0),
   (4, 3, 4, 2, 6, 31, 0.05), (5, 3, 1, 2, 1, 18, 0),
   (6, 4, 2, 1, 3, 19, 0);
-CREATE TABLE stores (id BIGINT PRIMARY KEY, name VARCHAR NOT NULL, location VARCHAR, area VARCHAR);
-INSERT INTO stores VALUES (1, 'Harbour', 'POINT(1 1)', 'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0))'), (2, 'Hill', 'POINT(10 10)', NULL);
+CREATE TABLE stores (id BIGINT PRIMARY KEY, name VARCHAR NOT NULL, location VARCHAR, area VARCHAR, store_type VARCHAR, revenue DOUBLE);
+INSERT INTO stores VALUES (1, 'Harbour', 'POINT(1 1)', 'POLYGON((0 0, 4 0, 4 4, 0 4, 0 0))', 'outlet', 100), (2, 'Hill', 'POINT(10 10)', NULL, 'shop', 50),
+  (3, 'Quay', 'POINT(1.5 1)', NULL, 'shop', 70), (4, 'Ridge', 'POINT(30 30)', NULL, 'outlet', 10);
+CREATE TABLE zones (id BIGINT PRIMARY KEY, name VARCHAR NOT NULL, priority VARCHAR, boundary VARCHAR);
+INSERT INTO zones VALUES (1, 'South', 'high', 'POLYGON((0 0, 5 0, 5 5, 0 5, 0 0))'), (2, 'North', 'low', 'POLYGON((8 8, 12 8, 12 12, 8 12, 8 8))'),
+  (3, 'Empty', 'low', 'POLYGON((20 20, 21 20, 21 21, 20 21, 20 20))'), (4, 'Strip', 'high', 'POLYGON((3 -1, 9 -1, 9 9, 3 9, 3 -1))');
