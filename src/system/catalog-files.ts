@@ -1,5 +1,5 @@
 // Reads the SDL files of a catalog source (SPEC §3.1): a directory of *.graphql files (localFS) or
-// one file / URL (uri).
+// one file / URL (uri; hugr's `uriFile` names a single file or URL and is read the same way).
 import { traceHeaders } from '../shared/tracing.js';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -33,12 +33,12 @@ function inside(path: string, allowed: readonly string[]): boolean {
  * server read `/etc/passwd` or any other file it can open.
  */
 export async function readCatalogFiles(type: string, path: string, allowed?: readonly string[]): Promise<CatalogFile[]> {
-  if (type === 'uri' && /^https?:\/\//.test(path)) {
+  if ((type === 'uri' || type === 'uriFile') && /^https?:\/\//.test(path)) {
     const res = await fetch(path, { signal: AbortSignal.timeout(10_000), headers: traceHeaders() });
     if (!res.ok) throw new PublicError(ErrorCode.CatalogInvalid, `catalog "${path}" answered ${res.status}`);
     return [{ file: path, text: await res.text() }];
   }
-  if (type !== 'uri' && type !== 'localFS') throw new PublicError(ErrorCode.CatalogInvalid, `unknown catalog source type "${type}": use localFS or uri`);
+  if (type !== 'uri' && type !== 'uriFile' && type !== 'localFS') throw new PublicError(ErrorCode.CatalogInvalid, `unknown catalog source type "${type}": use localFS, uri or uriFile`);
   const local = resolve(path.replace(/^file:\/\//, ''));
   if (allowed && !inside(local, allowed)) {
     throw new PublicError(ErrorCode.Forbidden, `catalog path "${path}" is outside the directories catalogs may be read from (CATALOG_ALLOWED_PATHS)`);

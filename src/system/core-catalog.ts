@@ -39,7 +39,7 @@ type data_sources @table(name: "data_sources") {
 """Where catalog SDL files come from."""
 type catalog_sources @table(name: "catalog_sources") {
   name: String! @pk
-  "localFS or uri"
+  "localFS, uri or uriFile (one file or URL)"
   type: String!
   description: String
   "Directory or URI"

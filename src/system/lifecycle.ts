@@ -128,14 +128,15 @@ export class Lifecycle {
   private async compile(row: DataSourceRow, suspend: boolean, opened?: DataSourceRuntime): Promise<ResolvedCatalog> {
     const kind = sourceKind(row.type);
     const info = sourceInfo(row);
-    if (row.self_defined) {
-      const found = await this.introspected(row, opened);
-      const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }], kind.capabilities.catalog);
-      return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
-    }
     const files = [];
     const allowed = this.allowedDirs();
     for (const cs of await this.core.catalogSources(row.name)) files.push(...(await readCatalogFiles(cs.type, cs.path, allowed)));
+    if (row.self_defined) {
+      // The source's own description merged with its catalogs (functions, `extend type` relations), as in hugr.
+      const found = await this.introspected(row, opened);
+      const catalog = compileCatalog(info, [{ file: `${row.name} (self_defined)`, text: found.sdl }, ...files], kind.capabilities.catalog);
+      return { ...catalog, warnings: [...found.warnings, ...catalog.warnings] };
+    }
     // An http source serves core.http_data_source_request_scalar without a catalog of its own (as in hugr).
     if (!files.length && !kind.capabilities.catalogOptional) throw new PublicError(ErrorCode.CatalogInvalid, `data source "${row.name}" has no catalog files`);
     // An extension is checked against the sources served now, itself left out (a reload replaces it).

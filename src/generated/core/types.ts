@@ -426,7 +426,7 @@ export interface CoreSchema {
   /** Where catalog SDL files come from. */
   core_catalog_sources: {
     name: string;
-    /** localFS or uri */
+    /** localFS, uri or uriFile (one file or URL) */
     type: string;
     description: string | null;
     /** Directory or URI */
