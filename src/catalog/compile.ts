@@ -115,6 +115,8 @@ function withoutExtensionDescriptions(text: string): { text: string; found: Map<
 export function parseFiles(ctx: Ctx, files: readonly CatalogFile[]): DocumentNode[] {
   const docs: DocumentNode[] = [];
   for (const f of files) {
+    // A file of comments only (a placeholder beside a self-defined source's own description) defines nothing.
+    if (!f.text.replace(/#[^\n]*/g, '').trim()) continue;
     try {
       const { text, found } = withoutExtensionDescriptions(f.text);
       const doc = parse(new Source(text, f.file));
@@ -154,6 +156,7 @@ export function compileField(ctx: Ctx, file: string, f: FieldDefinitionNode): Co
     excludeFilter: (d.get('exclude_filter')?.[0]?.operations as string[] | undefined) ?? [],
     filterRequired: d.has('filter_required'),
     ...(f.description ? { description: f.description.value } : {}),
+    ...(typeof d.get('dim')?.[0]?.len === 'number' ? { dim: d.get('dim')![0]!.len as number } : {}),
     loc,
   };
 }

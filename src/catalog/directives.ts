@@ -69,6 +69,7 @@ export const DIRECTIVES: Readonly<Record<string, DirectiveSpec>> = {
   cache: { on: TF, args: { ttl: 'any', key: s, tags: names } },
   no_cache: { on: TF, args: {} },
   embeddings: { on: T, args: { model: s, vector: s, distance: VECTOR_DISTANCE } },
+  dim: { on: F, args: { len: 'int' } },
   drop: { on: TF, args: {} },
   replace: { on: TF, args: {} },
   if_not_exists: { on: TF, args: {} },

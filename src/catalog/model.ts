@@ -55,6 +55,8 @@ export interface ColumnField {
   readonly excludeFilter: readonly string[];
   readonly filterRequired: boolean;
   readonly description?: string;
+  /** `@dim(len:)` of a Vector field: the vectors searched against it have this many elements. */
+  readonly dim?: number;
   readonly loc: Location;
   /**
    * A Timestamp field over a naive database timestamp (DuckDB or PostgreSQL `TIMESTAMP`): its

@@ -65,7 +65,7 @@ export function planBuckets(
   ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args,
   correlateFor?: (alias: string) => FilterNode,
 ): AggregateNode {
-  const rows = rowsSelect(ctx, obj, alias, { filter: args.filter, distinct_on: args.distinct_on }, correlateFor?.(alias), false);
+  const rows = rowsSelect(ctx, obj, alias, { filter: args.filter, distinct_on: args.distinct_on, similarity: args.similarity }, correlateFor?.(alias), false);
   const joins: Scope['joins'] = [];
   const groupBy: Expr[] = [];
   const rowsOf = (a: string) => rowsSelect(ctx, obj, a, { filter: args.filter }, correlateFor?.(a), false);

@@ -12,6 +12,7 @@ import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OutField, SelectNode } from './ir/select.js';
 import { callKeyColumns, planRemote } from './remote.js';
+import { vectorDistance } from './vector.js';
 
 type Args = Record<string, unknown>;
 
@@ -103,6 +104,12 @@ export function measurementField(planned: Planned, at: FieldAt, geometry: DataOb
     ...(num(args.from) ? { from: args.from as number } : {}), ...(num(args.to) ? { to: args.to as number } : {}),
   };
   addField(planned, key, { kind: 'scalar', key, expr, scalar: 'Float', list: false }, 'scalar');
+}
+
+/** `_<vector>_distance(vector:, distance:)`: the distance of a Vector field to a given vector (hugr's vector search). */
+export function distanceField(planned: Planned, at: FieldAt, field: string): void {
+  const { ctx, obj, alias, key, args } = at;
+  addField(planned, key, { kind: 'scalar', key, expr: vectorDistance(ctx, obj, alias, field, args.vector, args.distance, 'read'), scalar: 'Float', list: false }, 'scalar');
 }
 
 /** `_<field>_part`: a part of a date or time (`extract`). */

@@ -6,6 +6,7 @@ import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import { localOnly } from './remote.js';
+import { similarityOf } from './vector.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, SelectNode } from './ir/select.js';
@@ -39,15 +40,18 @@ export function rowsSelect(ctx: PlanContext, obj: DataObject, alias: string, arg
   const order = (args.order_by as OrderArg[] | null | undefined) ?? [];
   const orderBy: OrderItem[] = withLimits ? order.map((o) => ({ expr: catalogPathExpr(ctx, obj, alias, o.field.split('.'), o.field), desc: o.direction === 'DESC' })) : [];
   const distinct = (args.distinct_on as string[] | null | undefined)?.map((name) => catalogPathExpr(ctx, obj, alias, [name], name));
-  const where = andAll(filter ? planFilter(ctx, obj, alias, filter) : undefined, guard(ctx, obj, alias));
+  // similarity narrows the rows themselves (the nearest `limit`), for buckets too.
+  const near = similarityOf(ctx, obj, alias, args.similarity);
+  const where = andAll(filter ? planFilter(ctx, obj, alias, filter) : undefined, guard(ctx, obj, alias), near?.where);
+  const limit = withLimits && typeof args.limit === 'number' ? (near ? Math.min(near.limit, args.limit) : args.limit) : near?.limit;
   return {
     kind: 'select',
     from: fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined),
     fields: [],
     ...(where ? { where } : {}),
     ...(correlate ? { correlate } : {}),
-    orderBy,
-    ...(withLimits && typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    orderBy: near ? [near.order, ...orderBy] : orderBy,
+    ...(typeof limit === 'number' ? { limit } : {}),
     ...(withLimits && typeof args.offset === 'number' && args.offset > 0 ? { offset: args.offset } : {}),
     ...(distinct?.length ? { distinctOn: distinct } : {}),
   };

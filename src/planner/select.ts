@@ -17,11 +17,12 @@ import { queryJoinFields, type RelationMode } from './query-joins.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
+import { similarityOf } from './vector.js';
 import type { Expr } from './ir/expr.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, OutField, SelectNode } from './ir/select.js';
-import { addField, callField, columnField, extensionField, type FieldAt, measurementField, partField, type Planned, typenameField } from './field-kinds.js';
+import { addField, callField, columnField, distanceField, extensionField, type FieldAt, measurementField, partField, type Planned, typenameField } from './field-kinds.js';
 
 export type Args = Record<string, unknown>;
 
@@ -92,6 +93,8 @@ function planField(planned: Planned, at: FieldAt, def: GraphQLField<unknown, unk
   const measureOf = /^_(.+)_measurement$/.exec(name)?.[1];
   const geometry = measureOf ? obj.fields.find((f) => f.name === measureOf && f.type === 'Geometry') : undefined;
   if (geometry) return measurementField(planned, at, geometry);
+  const distanceOf = /^_(.+)_distance$/.exec(name)?.[1];
+  if (distanceOf && obj.fields.some((f) => f.name === distanceOf && f.type === 'Vector' && !f.list)) return distanceField(planned, at, distanceOf);
   const partOf = /^_(.+)_part$/.exec(name)?.[1];
   const part = partOf ? obj.fields.find((f) => f.name === partOf) : undefined;
   if (part) return partField(planned, at, part);
@@ -294,6 +297,10 @@ export function planSelect(
     if (!f) throw new PublicError(ErrorCode.BadUserInput, `distinct_on field "${name}" is not a field of "${obj.name}"`);
     return fieldExpr(ctx, obj, alias, f, 'order');
   });
+  // similarity: the nearest rows first, at most its limit (the query's own limit may cut further).
+  const near = similarityOf(ctx, obj, alias, args.similarity);
+  if (near) where.push(near.where);
+  const limit = near ? Math.min(near.limit, typeof args.limit === 'number' ? args.limit : near.limit) : args.limit;
   const sel: SelectNode = {
     kind: 'select',
     from: fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined),
@@ -301,11 +308,12 @@ export function planSelect(
     ...(planned.joins.length ? { joins: planned.joins } : {}),
     ...(where.length ? { where: where.length === 1 ? where[0]! : { kind: 'and', items: where } } : {}),
     orderBy: [],
-    ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+    ...(typeof limit === 'number' ? { limit } : {}),
     ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
     ...(distinct?.length ? { distinctOn: distinct } : {}),
   };
-  return { ...sel, orderBy: orderItems(ctx, sel, args.order_by as OrderArg[] | undefined, obj) };
+  const order = orderItems(ctx, sel, args.order_by as OrderArg[] | undefined, obj);
+  return { ...sel, orderBy: near ? [near.order, ...order] : order };
 }
 
 /** @filter_required: a query of the object must filter on these fields. */

@@ -46,11 +46,21 @@ export function functionArgSdl(a: FunctionArg): string {
   return `${a.name}: ${a.list ? `[${a.type}]` : a.type}${a.nonNull ? '!' : ''}${a.defaultValue !== undefined ? ` = ${a.defaultValue}` : ''}`;
 }
 
-export function listArgs(obj: DataObject, extra = ''): string {
+export function listArgs(obj: DataObject, extra = '', root = false): string {
   const n = names(obj.name);
   const args = obj.args ? `, ${viewArgs(obj)}` : '';
-  return `(filter: ${n.filter}, order_by: [OrderByField!], limit: Int = 2000, offset: Int = 0, distinct_on: [String!]${extra}${args})`;
+  // Root queries and aggregations of an object with a Vector field search by similarity (hugr's vector search).
+  const near = root && hasVector(obj) ? ', similarity: VectorSearchInput' : '';
+  return `(filter: ${n.filter}, order_by: [OrderByField!], limit: Int = 2000, offset: Int = 0, distinct_on: [String!]${extra}${near}${args})`;
 }
+
+export const hasVector = (obj: DataObject): boolean => obj.fields.some((f) => f.type === 'Vector' && !f.list);
+
+/** The vector search types, served when some object has a Vector field. */
+export const VECTOR_SEARCH_SDL = [
+  'enum VectorDistanceType {\n  L2\n  Cosine\n  Inner\n}',
+  '"The rows nearest to a vector: by the Vector field `name`, at most `limit`, nearest first."\ninput VectorSearchInput {\n  name: String!\n  vector: Vector!\n  distance: VectorDistanceType!\n  limit: Int!\n}',
+];
 
 function relationFields(obj: DataObject, byName: Map<string, DataObject>): string[] {
   const lines: string[] = [];
@@ -90,6 +100,7 @@ function objectType(obj: DataObject, byName: Map<string, DataObject>, fns: Reado
     lines.push(`${desc(f.description, '  ')}  ${f.name}${columnArgs(f)}: ${gqlType(f)}${f.nonNull && !f.sql ? '!' : ''}`);
     if (!f.list && ['Timestamp', 'DateTime', 'Date'].includes(f.type)) lines.push(`  _${f.name}_part(extract: TimeExtract!, extract_divide: Int): BigInt`);
     if (!f.list && f.type === 'Geometry') lines.push(`  _${f.name}_measurement(type: GeometryMeasurementTypes!, transform: Boolean, from: Int, to: Int): Float`);
+    if (!f.list && f.type === 'Vector') lines.push(`  "Distance to the vector (smaller is nearer; Inner: the negative inner product)"\n  _${f.name}_distance(vector: Vector!, distance: VectorDistanceType!): Float`);
   }
   lines.push(...relationFields(obj, byName), ...callFields(obj, fns));
   // Query-time joins to any object (SPEC §4): `_join` by fields, `_spatial` by geometry.

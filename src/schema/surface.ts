@@ -2,7 +2,7 @@
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, SourceInfo, StructType, UniqueKey } from '../catalog/model.js';
-import { aggregatableStructs, functionArgSdl, listArgs, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
+import { aggregatableStructs, functionArgSdl, hasVector, listArgs, VECTOR_SEARCH_SDL, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
 import { H3_ROOT_FIELD, h3Sdl } from './h3-sdl.js';
 import { baseSdl } from './scalars.js';
@@ -84,7 +84,7 @@ function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): v
   const q = node.fields.query;
   const root = (kind: DataRootField['kind'], unique?: UniqueKey): DataRootField => ({ kind, object: obj.name, ...(unique ? { unique } : {}) });
   const desc = obj.description ? `${JSON.stringify(obj.description)}\n  ` : '';
-  q.push({ name: base, sdl: `${desc}${base}${listArgs(obj)}: [${obj.name}]`, root: root('list') });
+  q.push({ name: base, sdl: `${desc}${base}${listArgs(obj, '', true)}: [${obj.name}]`, root: root('list') });
   const fieldType = (f: string): string => obj.fields.find((x) => x.name === f)?.type ?? 'String';
   const argsArg = obj.args ? `, args: ${obj.args.input}${obj.args.required ? '!' : ''}` : '';
   if (obj.pk.length) {
@@ -95,9 +95,9 @@ function placeObject(tree: ModuleNode, cat: ResolvedCatalog, obj: DataObject): v
     q.push({ name: `${base}_${u.suffix}`, sdl: `${base}_${u.suffix}(${u.fields.map((f) => `${f}: ${fieldType(f)}!`).join(', ')}${argsArg}): ${obj.name}`, root: root('unique', u) });
   }
   // Aggregations take every row unless limited: no default limit here.
-  const aggArgs = listArgs(obj).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
+  const aggArgs = listArgs(obj, '', true).replace('limit: Int = 2000', 'limit: Int').replace('offset: Int = 0', 'offset: Int');
   q.push({ name: `${base}_aggregation`, sdl: `${base}_aggregation${aggArgs}: ${n.aggregation}`, root: root('aggregation') });
-  q.push({ name: `${base}_bucket_aggregation`, sdl: `${base}_bucket_aggregation${listArgs(obj)}: [${n.bucket}]`, root: root('bucket_aggregation') });
+  q.push({ name: `${base}_bucket_aggregation`, sdl: `${base}_bucket_aggregation${listArgs(obj, '', true)}: [${n.bucket}]`, root: root('bucket_aggregation') });
   if (obj.kind !== 'table' || obj.readOnly) return;
   const m = node.fields.mutation;
   const insertReturns = obj.pk.length && !obj.isM2m ? obj.name : 'OperationResult';
@@ -217,6 +217,7 @@ export function buildSurface(
     for (const fn of c.functions) placeFunction(tree, c, fn);
   }
   if (byName.size) out.sdl.push(...queryJoinSdl([...byName.values()]));
+  if ([...byName.values()].some(hasVector)) out.sdl.push(...VECTOR_SEARCH_SDL);
   // Only sources whose SQL compiler can group by H3 cell (`h3Cells` of src/sql/compiler.ts:
   // DuckDB in SQL, PostgreSQL through the server's cell map); MySQL objects are not offered.
   const cellObjects = new Set(sorted.filter((c) => offersH3(c.source)).flatMap((c) => c.objects.map((o) => o.name)));

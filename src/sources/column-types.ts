@@ -152,6 +152,8 @@ export function judgeColumn(declared: ScalarName, list: boolean, db: DbColumnKin
   const refuse = (why = ''): FieldVerdict => ({ error: `${dbType}${why}, which cannot carry the declared ${shown(declared, list)}${instead ? `: declare it ${instead}` : ''}` });
   // A JSON field takes any column, a list column included (served as a JSON array).
   if (declared === 'JSON') return {};
+  // A Vector is stored as a list of numbers where there is no vector type (DuckDB FLOAT[], PostgreSQL real[]).
+  if (declared === 'Vector' && !list && db.list && NUMBERS.includes(db.kind)) return {};
   if (db.list !== list) {
     if (list && db.kind === 'json') return {}; // a JSON array served as a list
     return refuse(db.list ? ' (a list)' : ' (not a list)');

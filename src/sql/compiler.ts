@@ -457,6 +457,8 @@ export abstract class SqlCompiler {
         return this.geoTransform(this.expr(e.expr, ctx), e, ctx);
       case 'geo_measure':
         return this.geoMeasure(this.expr(e.expr, ctx), e, ctx);
+      case 'vector_distance':
+        return this.vectorDistance(this.expr(e.expr, ctx), this.expr(e.vector, ctx), e.distance);
       case 'h3_cell':
         return this.h3Cell(this.expr(e.expr, ctx), e, ctx);
       case 'geo_point_key':
@@ -563,6 +565,10 @@ export abstract class SqlCompiler {
   }
   protected geoMeasure(_expr: string, _e: GeoMeasureExpr, _ctx: SqlContext): string {
     throw new PublicError(ErrorCode.BadUserInput, `geometry measurements are not supported on ${this.dialect} sources`);
+  }
+  /** Vector distances (smaller is nearer) are the dialect's; others refuse clearly. */
+  protected vectorDistance(_left: string, _right: string, _distance: 'L2' | 'Cosine' | 'Inner'): string {
+    throw new PublicError(ErrorCode.BadUserInput, `vector distances are not supported on ${this.dialect} sources`);
   }
   /**
    * How the root h3 query gets cells (SPEC §4.5): `sql`, the database computes them (h3Cell without a

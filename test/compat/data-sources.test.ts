@@ -29,11 +29,11 @@ beforeAll(async () => {
   pgDb = await createTestDatabase('svc_compat_ds');
   await pgDb.exec(`CREATE EXTENSION IF NOT EXISTS postgis;
     CREATE TABLE departments (id int PRIMARY KEY, name text NOT NULL);
-    CREATE TABLE staff (id int PRIMARY KEY, name text NOT NULL, department_id int REFERENCES departments(id), shift tstzrange, grades int4range, office geometry(Point, 4326));
+    CREATE TABLE staff (id int PRIMARY KEY, name text NOT NULL, department_id int REFERENCES departments(id), shift tstzrange, grades int4range, office geometry(Point, 4326), skills real[]);
     CREATE VIEW staff_names AS SELECT id, upper(name) AS name FROM staff;
     INSERT INTO departments VALUES (1, 'Sales'), (2, 'Support');
-    INSERT INTO staff VALUES (1, 'Ada', 1, '[2025-01-01 09:00:00+00,2025-01-01 17:00:00+00)', '[1,5)', ST_GeomFromText('POINT(2 48)', 4326)),
-      (2, 'Bo', 2, NULL, '[3,4)', NULL), (3, 'Cy', 1, NULL, NULL, NULL);`);
+    INSERT INTO staff VALUES (1, 'Ada', 1, '[2025-01-01 09:00:00+00,2025-01-01 17:00:00+00)', '[1,5)', ST_GeomFromText('POINT(2 48)', 4326), '{1,0}'),
+      (2, 'Bo', 2, NULL, '[3,4)', NULL, '{0.6,0.8}'), (3, 'Cy', 1, NULL, NULL, NULL, NULL);`);
   myDb = await createMysqlDatabase('svc_compat_ds');
   await myDb.exec('CREATE TABLE candidates (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(50) NOT NULL, stage VARCHAR(20), profile JSON)');
   await myDb.exec(`INSERT INTO candidates (name, stage, profile) VALUES ('Dee', 'interview', '{"skills": ["sql", "go"]}'), ('Eli', 'offer', '{"skills": ["ts"]}')`);
@@ -120,6 +120,7 @@ type staff @table(name: "staff") {
   shift: TimestampRange
   grades: IntRange
   office: Geometry @geometry_info(type: POINT, srid: 4326)
+  skills: Vector @dim(len: 2)
 }
 `);
     const path = pgDb.url.replace(`/${pgDb.name}`, '/[$SVC_COMPAT_PG_DB]');
@@ -139,6 +140,10 @@ type staff @table(name: "staff") {
     expect(q.pg.departments).toEqual([{ id: 1, name: 'Sales', staff_aggregation: { _rows_count: 2 } }, { id: 2, name: 'Support', staff_aggregation: { _rows_count: 1 } }]);
     // [3,4) excludes 4.
     expect(q.pg.with_grade).toEqual([{ id: 1 }]);
+    // Vector search on PostgreSQL without pgvector: a real[] column, distances computed in SQL.
+    const v = await data(t, '{ pg { staff(similarity: {name: "skills", vector: [0, 1], distance: Cosine, limit: 5}) { id d: _skills_distance(vector: [0, 1], distance: L2) } } }');
+    expect(v.pg.staff.map((r: any) => r.id)).toEqual([2, 1]);
+    expect(v.pg.staff[0].d).toBeCloseTo(Math.sqrt(0.36 + 0.04), 5);
     // The path keeps its placeholder: the database name is read from the environment when attaching.
     const ds = await data(t, '{ core { data_sources(filter: {name: {eq: "pg"}}) { path } } }');
     expect(ds.core.data_sources[0].path).toContain('[$SVC_COMPAT_PG_DB]');

@@ -88,6 +88,17 @@ export interface GeoMeasureExpr {
   readonly to?: number;
 }
 
+/**
+ * The distance between a Vector column and a given vector (hugr's `_<f>_distance` fields and the
+ * `similarity` argument): smaller is nearer for every metric (`Inner` is the negative inner product).
+ */
+export interface VectorDistanceExpr {
+  readonly kind: 'vector_distance';
+  readonly expr: Expr;
+  readonly vector: ParamExpr;
+  readonly distance: 'L2' | 'Cosine' | 'Inner';
+}
+
 /** A catalog function called with row values (`@function_call`): positional or an `sql` template. */
 export interface FunctionExpr {
   readonly kind: 'fn';
@@ -124,4 +135,4 @@ export interface AggRefExpr {
   readonly within?: import('./aggregate.js').AggregateNode;
 }
 
-export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | FunctionExpr | H3CellExpr | GeoPointKeyExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;
+export type Expr = ColumnExpr | ParamExpr | RawSqlExpr | SubqueryExpr | TruncExpr | TimeBinExpr | ExtractExpr | JsonPathExpr | GeoTransformExpr | GeoMeasureExpr | VectorDistanceExpr | FunctionExpr | H3CellExpr | GeoPointKeyExpr | AggRefExpr | import('./aggregate.js').AggSubqueryExpr;

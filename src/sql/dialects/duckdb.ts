@@ -145,6 +145,11 @@ export class DuckDbCompiler extends SqlCompiler {
     return geometryMeasurement(expr, e, (v) => `$${ctx.add(v)}`);
   }
 
+  protected override vectorDistance(left: string, right: string, distance: 'L2' | 'Cosine' | 'Inner'): string {
+    const fn = distance === 'L2' ? 'list_distance' : distance === 'Cosine' ? 'list_cosine_distance' : 'list_negative_inner_product';
+    return `${fn}(CAST(${left} AS FLOAT[]), ${right})`;
+  }
+
   /** Geometry operators (SPEC §4.1) through the svc_geo_* functions; the rest is the base compiler's. */
   protected override compare(f: CompareNode, ctx: SqlContext): string {
     if (!f.list && f.scalar === 'Geometry') {

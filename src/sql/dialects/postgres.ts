@@ -60,6 +60,8 @@ export class PostgresCompiler extends RowsCompiler {
 
   /** Range values in every spelling the range scalars document (src/sql/pg/ranges.ts). */
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {
+    // A Vector (`real[]` here) is bound as PostgreSQL array text, `{0.1,0.2}`, not JSON.
+    if (scalar === 'Vector' && Array.isArray(value)) return `{${value.map((v) => String(Number(v))).join(',')}}`;
     return super.bindValue(RANGE_SCALARS.has(scalar) ? rangeLiteral(value, scalar) : value, scalar);
   }
 
@@ -209,6 +211,12 @@ export class PostgresCompiler extends RowsCompiler {
 
   protected override geoMeasure(expr: string, e: GeoMeasureExpr): string {
     return geometryMeasurement(expr, e);
+  }
+
+  /** Vector is `real[]` here (no pgvector): the metric over the paired elements. */
+  protected override vectorDistance(left: string, right: string, distance: 'L2' | 'Cosine' | 'Inner'): string {
+    const value = distance === 'L2' ? 'sqrt(sum((x - y) ^ 2))' : distance === 'Cosine' ? '1 - sum(x * y) / nullif(sqrt(sum(x * x)) * sqrt(sum(y * y)), 0)' : '-sum(x * y)';
+    return `(SELECT ${value} FROM unnest(CAST(${left} AS float8[]), CAST(${right} AS float8[])) AS _v(x, y))`;
   }
 
   protected override singletonList(object: string): string {

@@ -38,3 +38,6 @@ INSERT INTO stores VALUES (1, 'Harbour', 'POINT(1 1)', 'POLYGON((0 0, 4 0, 4 4, 
 CREATE TABLE zones (id BIGINT PRIMARY KEY, name VARCHAR NOT NULL, priority VARCHAR, boundary VARCHAR);
 INSERT INTO zones VALUES (1, 'South', 'high', 'POLYGON((0 0, 5 0, 5 5, 0 5, 0 0))'), (2, 'North', 'low', 'POLYGON((8 8, 12 8, 12 12, 8 12, 8 8))'),
   (3, 'Empty', 'low', 'POLYGON((20 20, 21 20, 21 21, 20 21, 20 20))'), (4, 'Strip', 'high', 'POLYGON((3 -1, 9 -1, 9 9, 3 9, 3 -1))');
+CREATE TABLE documents (id BIGINT PRIMARY KEY, title VARCHAR NOT NULL, category VARCHAR, embedding FLOAT[]);
+INSERT INTO documents VALUES (1, 'Intro to SQL', 'db', [1, 0, 0]), (2, 'Advanced SQL', 'db', [0.9, 0.1, 0]), (3, 'Cooking pasta', 'food', [0, 1, 0]),
+  (4, 'Baking bread', 'food', [0, 0.8, 0.6]), (5, 'Graph theory', 'math', [0.5, 0, 0.5]), (6, 'Untitled', 'misc', NULL);
