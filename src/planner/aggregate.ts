@@ -5,7 +5,7 @@ import { type DataObject, isScalar, type Relation } from '../catalog/model.js';
 import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr, keyExpr } from './fields.js';
+import { fieldExpr, generatedValue, keyExpr } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter, structLeaf } from './filter.js';
 import { localOnly } from './remote.js';
 import type { AggFn, AggOut, AggregateNode, JoinNode } from './ir/aggregate.js';
@@ -138,6 +138,8 @@ export function aggFields(scope: Scope, obj: DataObject, alias: string, type: Gr
     // the role may not read is refused the same way (issue 14 item 6).
     if (column?.struct) return { kind: 'object', key: f.key, fields: structFields(scope, column.struct, f.type!, f.nodes, fieldExpr(ctx, obj, alias, column, 'aggregate'), []) };
     if (column) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, fieldExpr(ctx, obj, alias, column, 'aggregate'), column.type) };
+    const generated = generatedValue(ctx, obj, alias, f.name, f.args, 'aggregate');
+    if (generated) return { kind: 'object', key: f.key, fields: functions(scope, f.type!, f.nodes, generated.expr, generated.scalar) };
     if (obj.relations.some((r) => r.name === f.name || `${r.name}_aggregation` === f.name) && ctx.access.fieldDenied(type.name, f.name, f.type?.name)) {
       throw forbidden(`"${obj.name}.${f.name}" may not be aggregated by role "${ctx.access.role}"`);
     }

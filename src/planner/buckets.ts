@@ -6,13 +6,13 @@ import { forbidden } from '../permissions/access.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { aggFields, fieldsOf, type Scope } from './aggregate.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr, timeBucket } from './fields.js';
+import { columnValue, fieldExpr, generatedValue, jsonStruct } from './fields.js';
 import { andAll, correlation, fromFor, guard, objectOf, planFilter } from './filter.js';
 import { localOnly } from './remote.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
-import type { OrderItem } from './ir/select.js';
+import type { OrderItem, OutField } from './ir/select.js';
 import { type Args, catalogPathExpr, type OrderArg, rowsSelect } from './rows.js';
 
 function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[]): AggOut[] {
@@ -20,18 +20,26 @@ function keyFields(scope: Scope, groupBy: Expr[], obj: DataObject, alias: string
   return fieldsOf(ctx, type, nodes).map((f): AggOut => {
     if (f.name === '__typename') return { kind: 'value', key: f.key, expr: { kind: 'param', value: type.name, scalar: 'String' }, scalar: 'String', list: false };
     const column = obj.fields.find((c) => c.name === f.name);
+    if (column?.type === 'JSON' && f.args.struct != null) {
+      // A JSON key trimmed to its struct groups by the extracted values (hugr's generated fields page).
+      const byStruct = (outs: readonly OutField[]): AggOut[] => outs.map((o): AggOut => {
+        if (o.kind === 'json_object') return { kind: 'object', key: o.key, fields: byStruct(o.fields) };
+        if (o.kind !== 'scalar') throw new PublicError(ErrorCode.Internal, `unexpected struct member "${o.key}"`);
+        groupBy.push(o.expr);
+        return { kind: 'value', key: o.key, expr: o.expr, scalar: o.scalar, list: o.list };
+      });
+      return { kind: 'object', key: f.key, fields: byStruct(jsonStruct(fieldExpr(ctx, obj, alias, column, 'aggregate'), f.args.struct)) };
+    }
     if (column) {
       // Grouping by a value shows it: asked as an aggregation use.
-      const expr = timeBucket(obj, column, fieldExpr(ctx, obj, alias, column, 'aggregate'), f.args);
+      const expr = columnValue(ctx, obj, alias, column, f.args, 'aggregate');
       groupBy.push(expr);
       return { kind: 'value', key: f.key, expr, scalar: column.type, list: column.list };
     }
-    const partOf = /^_(.+)_part$/.exec(f.name)?.[1];
-    const partField = partOf ? obj.fields.find((c) => c.name === partOf) : undefined;
-    if (partField) {
-      const expr: Expr = { kind: 'extract', part: String(f.args.extract), expr: fieldExpr(ctx, obj, alias, partField, 'aggregate'), scalar: partField.type, ...(typeof f.args.extract_divide === 'number' ? { divide: f.args.extract_divide } : {}) };
-      groupBy.push(expr);
-      return { kind: 'value', key: f.key, expr, scalar: 'BigInt', list: false };
+    const generated = generatedValue(ctx, obj, alias, f.name, f.args, 'aggregate');
+    if (generated) {
+      groupBy.push(generated.expr);
+      return { kind: 'value', key: f.key, expr: generated.expr, scalar: generated.scalar, list: false };
     }
     const rel = obj.relations.find((r) => r.name === f.name);
     if (rel?.kind === 'one' && f.type) {

@@ -6,7 +6,7 @@ import type { DataObject } from '../catalog/model.js';
 import { isScalar as isScalarName } from '../catalog/model.js';
 import type { PlanContext } from './context.js';
 import { PARENT_KEY_PREFIX } from './extension-fields.js';
-import { fieldExpr, jsonStruct, timeBucket } from './fields.js';
+import { columnValue, fieldExpr, jsonStruct } from './fields.js';
 import { argParam, planRowCall } from './function.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
@@ -53,13 +53,7 @@ export function columnField(planned: Planned, at: FieldAt, column: DataObject['f
     addField(planned, key, { kind: 'json_object', key, fields: jsonStruct(value, args.struct), nullWhen: value }, 'const');
     return;
   }
-  let expr: Expr = timeBucket(obj, column, fieldExpr(ctx, obj, alias, column, 'read'), args);
-  const transforms = args.transforms as string[] | null | undefined;
-  if (column.type === 'Geometry' && (transforms?.length || args.buffer != null || args.simplify_factor != null)) {
-    const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-    const t = { from: num(args.from), to: num(args.to), buffer: num(args.buffer), simplifyFactor: num(args.simplify_factor) };
-    expr = { kind: 'geo_transform', expr, transforms: transforms ?? [], ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
-  }
+  const expr = columnValue(ctx, obj, alias, column, args, 'read');
   // A stored column declared `!` is never null; computed and transformed values may be.
   const notNull = column.nonNull && expr.kind === 'column';
   addField(planned, key, { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}), origin: { object: obj.name, field: column.name } }, 'scalar');
@@ -95,28 +89,15 @@ export function callField(planned: Planned, at: FieldAt, call: DataObject['calls
   return true;
 }
 
-/** `_<geometry>_measurement`: area, length, ... of a Geometry field. */
-export function measurementField(planned: Planned, at: FieldAt, geometry: DataObject['fields'][number]): void {
-  const { ctx, obj, alias, key, args } = at;
-  const num = (v: unknown) => (typeof v === 'number' ? { v } : undefined);
-  const expr: Expr = {
-    kind: 'geo_measure', expr: fieldExpr(ctx, obj, alias, geometry, 'read'), type: String(args.type), transform: args.transform === true,
-    ...(num(args.from) ? { from: args.from as number } : {}), ...(num(args.to) ? { to: args.to as number } : {}),
-  };
-  addField(planned, key, { kind: 'scalar', key, expr, scalar: 'Float', list: false }, 'scalar');
+/** `_<geometry>_measurement` (area, length, ... of a Geometry field) or `_<time>_part` (`extract`): a number per row. */
+export function generatedField(planned: Planned, at: FieldAt, value: { expr: Expr; scalar: 'BigInt' | 'Float' }): void {
+  addField(planned, at.key, { kind: 'scalar', key: at.key, expr: value.expr, scalar: value.scalar, list: false }, 'scalar');
 }
 
 /** `_<vector>_distance(vector:, distance:)`: the distance of a Vector field to a given vector (hugr's vector search). */
 export function distanceField(planned: Planned, at: FieldAt, field: string): void {
   const { ctx, obj, alias, key, args } = at;
   addField(planned, key, { kind: 'scalar', key, expr: vectorDistance(ctx, obj, alias, field, args.vector, args.distance, 'read'), scalar: 'Float', list: false }, 'scalar');
-}
-
-/** `_<field>_part`: a part of a date or time (`extract`). */
-export function partField(planned: Planned, at: FieldAt, field: DataObject['fields'][number]): void {
-  const { ctx, obj, alias, key, args } = at;
-  const expr: Expr = { kind: 'extract', part: String(args.extract), expr: fieldExpr(ctx, obj, alias, field, 'read'), scalar: field.type, ...(typeof args.extract_divide === 'number' ? { divide: args.extract_divide } : {}) };
-  addField(planned, key, { kind: 'scalar', key, expr, scalar: 'BigInt', list: false }, 'scalar');
 }
 
 /** An extension's field (src/extensions/): resolved by its own code from the row's key fields, which are read under hidden keys. */

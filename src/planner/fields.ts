@@ -78,18 +78,49 @@ export function timeBucket(obj: DataObject, f: ColumnField, expr: Expr, args: Re
 
 /**
  * `struct:` on a JSON field (SPEC §4): typed extraction. `{pages: "int", cover: "string",
- * size: {w: "float"}}` builds an object of those keys read as numbers, text, booleans, or JSON
- * ("json" or any other type name); nested objects extract nested paths.
+ * size: {w: "float"}, tags: ["string"]}` builds an object of those keys read as numbers, text,
+ * booleans, or JSON ("json", a list, or any other type name); nested objects extract nested paths.
  */
 export function jsonStruct(expr: Expr, spec: unknown, path: readonly string[] = []): OutField[] {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) throw new PublicError(ErrorCode.BadUserInput, '"struct" must be an object of field names to types');
   return Object.entries(spec as Record<string, unknown>).map(([key, type]): OutField => {
     if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(key)) throw new PublicError(ErrorCode.BadUserInput, `struct key "${key}" must be a GraphQL name`);
     const at = [...path, key];
+    // `tags: ["string"]` (hugr's form for arrays): the array as it is stored.
+    if (Array.isArray(type)) return { kind: 'scalar', key, expr: { kind: 'json_path', expr, path: at, as: 'json' }, scalar: 'JSON', list: false };
     if (type && typeof type === 'object') return { kind: 'json_object', key, fields: jsonStruct(expr, type, at) };
     const t = String(type).toLowerCase();
     const as = ['int', 'integer', 'bigint', 'float', 'double', 'number', 'numeric'].includes(t) ? 'number' : ['bool', 'boolean'].includes(t) ? 'boolean' : ['string', 'text', 'varchar'].includes(t) ? 'text' : 'json';
     const scalar = as === 'number' ? 'Float' : as === 'boolean' ? 'Boolean' : as === 'text' ? 'String' : 'JSON';
     return { kind: 'scalar', key, expr: { kind: 'json_path', expr, path: at, as }, scalar, list: false };
   });
+}
+
+/** `_<f>_part(extract:)` of a time field or `_<f>_measurement(type:)` of a geometry field: a number per row (read or aggregated). */
+export function generatedValue(ctx: PlanContext, obj: DataObject, alias: string, name: string, args: Readonly<Record<string, unknown>>, use: FieldUse): { expr: Expr; scalar: 'BigInt' | 'Float' } | undefined {
+  const part = /^_(.+)_part$/.exec(name)?.[1];
+  const time = part ? obj.fields.find((c) => c.name === part && ['Timestamp', 'DateTime', 'Date'].includes(c.type) && !c.list) : undefined;
+  if (time) {
+    const expr: Expr = { kind: 'extract', part: String(args.extract), expr: fieldExpr(ctx, obj, alias, time, use), scalar: time.type, ...(typeof args.extract_divide === 'number' ? { divide: args.extract_divide } : {}) };
+    return { expr, scalar: 'BigInt' };
+  }
+  const measured = /^_(.+)_measurement$/.exec(name)?.[1];
+  const shape = measured ? obj.fields.find((c) => c.name === measured && c.type === 'Geometry' && !c.list) : undefined;
+  if (!shape) return undefined;
+  const num = (v: unknown) => typeof v === 'number';
+  const expr: Expr = {
+    kind: 'geo_measure', expr: fieldExpr(ctx, obj, alias, shape, use), type: String(args.type), transform: args.transform === true,
+    ...(num(args.from) ? { from: args.from as number } : {}), ...(num(args.to) ? { to: args.to as number } : {}),
+  };
+  return { expr, scalar: 'Float' };
+}
+
+/** A column's value as asked: a time `bucket`, geometry `transforms` (with from/to, buffer, simplify_factor). */
+export function columnValue(ctx: PlanContext, obj: DataObject, alias: string, column: ColumnField, args: Readonly<Record<string, unknown>>, use: FieldUse): Expr {
+  const expr = timeBucket(obj, column, fieldExpr(ctx, obj, alias, column, use), args as Record<string, unknown>);
+  const transforms = args.transforms as string[] | null | undefined;
+  if (column.type !== 'Geometry' || !(transforms?.length || args.buffer != null || args.simplify_factor != null)) return expr;
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const t = { from: num(args.from), to: num(args.to), buffer: num(args.buffer), simplifyFactor: num(args.simplify_factor) };
+  return { kind: 'geo_transform', expr, transforms: transforms ?? [], ...Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined)) };
 }

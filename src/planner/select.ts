@@ -15,14 +15,14 @@ import { planBuckets } from './buckets.js';
 import { isRemote, localOnly, planRemote, relationKeyColumns } from './remote.js';
 import { queryJoinFields, type RelationMode } from './query-joins.js';
 import type { PlanContext } from './context.js';
-import { fieldExpr } from './fields.js';
+import { fieldExpr, generatedValue } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
 import { similarityOf } from './vector.js';
 import type { Expr } from './ir/expr.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { FilterNode } from './ir/filter.js';
 import type { OrderItem, OutField, SelectNode } from './ir/select.js';
-import { addField, callField, columnField, distanceField, extensionField, type FieldAt, measurementField, partField, type Planned, typenameField } from './field-kinds.js';
+import { addField, callField, columnField, distanceField, extensionField, type FieldAt, generatedField, type Planned, typenameField } from './field-kinds.js';
 
 export type Args = Record<string, unknown>;
 
@@ -90,14 +90,10 @@ function planField(planned: Planned, at: FieldAt, def: GraphQLField<unknown, unk
   if (column) return columnField(planned, at, column);
   const call = obj.calls.find((c) => c.name === name);
   if (call && callField(planned, at, call)) return;
-  const measureOf = /^_(.+)_measurement$/.exec(name)?.[1];
-  const geometry = measureOf ? obj.fields.find((f) => f.name === measureOf && f.type === 'Geometry') : undefined;
-  if (geometry) return measurementField(planned, at, geometry);
+  const generated = generatedValue(at.ctx, obj, at.alias, name, at.args, 'read');
+  if (generated) return generatedField(planned, at, generated);
   const distanceOf = /^_(.+)_distance$/.exec(name)?.[1];
   if (distanceOf && obj.fields.some((f) => f.name === distanceOf && f.type === 'Vector' && !f.list)) return distanceField(planned, at, distanceOf);
-  const partOf = /^_(.+)_part$/.exec(name)?.[1];
-  const part = partOf ? obj.fields.find((f) => f.name === partOf) : undefined;
-  if (part) return partField(planned, at, part);
   const outType = getNamedType(def.type);
   const related = relationOf(obj, name);
   if (related?.mode === 'rows' && related.rel.kind !== 'one' && at.nodes.some((n) => n.directives?.some((d) => d.name.value === 'unnest'))) {

@@ -157,6 +157,9 @@ function aggregationTypes(obj: DataObject, byName: Map<string, DataObject>, stru
     if (f.struct && !f.list && structAggs.has(f.struct)) agg.push(`  ${f.name}: ${structAggregationName(f.struct)}`);
     if (f.list || f.struct || !AGGREGATIONS[f.type]) continue;
     agg.push(`  ${f.name}: ${aggregationTypeName(f.type)}`);
+    // Generated fields aggregate too (hugr's generated fields page): parts of times, measurements of shapes.
+    if (['Timestamp', 'DateTime', 'Date'].includes(f.type)) agg.push(`  _${f.name}_part(extract: TimeExtract!, extract_divide: Int): BigIntAggregation`);
+    if (f.type === 'Geometry') agg.push(`  _${f.name}_measurement(type: GeometryMeasurementTypes!, transform: Boolean, from: Int, to: Int): FloatAggregation`);
     const numeric = (['Int', 'BigInt', 'Float'] as ScalarName[]).includes(f.type);
     sub.push(`  ${f.name}: ${numeric ? subAggregationTypeName(f.type) : aggregationTypeName(f.type)}`);
   }

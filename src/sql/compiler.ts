@@ -420,6 +420,18 @@ export abstract class SqlCompiler {
   }
 
   protected expr(e: Expr, ctx: SqlContext): string {
+    // Expressions that bind values of their own (JSON paths, geometry transforms and measurements)
+    // compile once per statement: the same IR value in SELECT and GROUP BY (a bucket key) must be the
+    // same SQL text, placeholders included, or the database refuses the grouping.
+    if (e.kind !== 'json_path' && e.kind !== 'geo_transform' && e.kind !== 'geo_measure') return this.exprText(e, ctx);
+    const seen = ctx.placeholders.get(e);
+    if (seen !== undefined) return seen;
+    const sql = this.exprText(e, ctx);
+    ctx.placeholders.set(e, sql);
+    return sql;
+  }
+
+  private exprText(e: Expr, ctx: SqlContext): string {
     switch (e.kind) {
       case 'column': {
         const column = `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`;

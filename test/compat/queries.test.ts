@@ -403,3 +403,83 @@ describe('docs/5-graphql/1-queries/8-dynamic-joins.md', () => {
     expect(ids(d.with_orders)).toEqual([1, 2]);
   });
 });
+
+describe('docs/5-graphql/1-queries/12-generated-fields.md', () => {
+  it('timestamps: bucket, _<f>_part with extract and extract_divide, in rows, aggregations and bucket keys', async () => {
+    const d = await data(t, `{
+      orders(order_by: [{field: "id"}]) {
+        id order_month: order_date(bucket: month) two_hours: order_date(bucket_interval: "2 hours")
+        year: _order_date_part(extract: year) month: _order_date_part(extract: month) dow: _order_date_part(extract: dow)
+        iso_dow: _order_date_part(extract: iso_dow) hour: _order_date_part(extract: hour) unix_time: _order_date_part(extract: epoch)
+        block: _order_date_part(extract: hour, extract_divide: 6)
+      }
+      orders_aggregation { total { sum } _order_date_part(extract: month) { min max } }
+      orders_bucket_aggregation(order_by: [{field: "key.day"}]) { key { day: _order_date_part(extract: iso_dow) } aggregations { _rows_count revenue: total { sum } } }
+    }`);
+    expect(d.orders.map((o: any) => [o.id, o.order_month, o.year, o.month, o.dow, o.iso_dow, o.hour, o.block])).toEqual([
+      [1, '2024-01-01T00:00:00Z', 2024, 1, 5, 5, 10, 1],
+      [2, '2024-02-01T00:00:00Z', 2024, 2, 0, 7, 12, 2],
+      [3, '2024-02-01T00:00:00Z', 2024, 2, 2, 2, 8, 1],
+      [4, '2024-03-01T00:00:00Z', 2024, 3, 6, 6, 15, 2],
+    ]);
+    expect(d.orders[0].unix_time).toBe(Date.UTC(2024, 0, 5, 10) / 1000);
+    expect(d.orders.map((o: any) => o.two_hours)).toEqual(['2024-01-05T10:00:00Z', '2024-02-11T12:00:00Z', '2024-02-20T08:00:00Z', '2024-03-02T14:00:00Z']);
+    expect(d.orders_aggregation).toEqual({ total: { sum: 514.7 }, _order_date_part: { min: 1, max: 3 } });
+    expect(d.orders_bucket_aggregation.map((b: any) => [b.key.day, b.aggregations._rows_count])).toEqual([[2, 1], [5, 1], [6, 1], [7, 1]]);
+  });
+
+  it('JSON: struct extraction (nested objects and arrays), path aggregations, struct keys in buckets', async () => {
+    const d = await data(t, `{
+      orders(filter: {id: {in: [1, 2]}}, order_by: [{field: "id"}]) { id metadata(struct: {channel: "string", score: "int", details: {amount: "float"}, tags: ["string"]}) }
+      orders_aggregation {
+        _rows_count
+        metadata {
+          count(path: "channel") sum(path: "details.amount") avg(path: "score") min(path: "score") max(path: "score")
+          string_agg(path: "channel", sep: ", ") list(path: "channel", distinct: true) bool_and(path: "gift") bool_or(path: "gift")
+        }
+      }
+      orders_bucket_aggregation(filter: {metadata: {is_null: false}}, order_by: [{field: "aggregations._rows_count", direction: DESC}]) {
+        key { channel: metadata(struct: {channel: "string"}) }
+        aggregations { _rows_count metadata { sum(path: "details.amount") } }
+      }
+    }`);
+    expect(d.orders).toEqual([
+      { id: 1, metadata: { channel: 'web', score: 4, details: { amount: 10 }, tags: ['gift', 'rush'] } },
+      { id: 2, metadata: { channel: 'shop', score: 2, details: { amount: 5 }, tags: ['rush'] } },
+    ]);
+    const m = d.orders_aggregation.metadata;
+    expect([m.count, m.sum, m.avg, m.min, m.max, m.bool_and, m.bool_or]).toEqual([3, 22, 11 / 3, 2, 5, false, true]);
+    expect(m.string_agg.split(', ').sort()).toEqual(['shop', 'web', 'web']);
+    expect([...m.list].sort()).toEqual(['shop', 'web']);
+    expect(d.orders_bucket_aggregation).toEqual([
+      { key: { channel: { channel: 'web' } }, aggregations: { _rows_count: 2, metadata: { sum: 17 } } },
+      { key: { channel: { channel: 'shop' } }, aggregations: { _rows_count: 1, metadata: { sum: 5 } } },
+    ]);
+  });
+
+  it('geometry: transforms (Centroid, Buffer, Transform 4326 -> 3857, Envelope), measurements, geometry aggregations and keys', async () => {
+    const d = await data(t, `{
+      stores_by_pk(id: 1) {
+        area center: area(transforms: [Centroid]) box: area(transforms: [Envelope])
+        projected: location(transforms: [Transform], from: 4326, to: 3857)
+        service_area: location(transforms: [Buffer], buffer: 1000.0)
+        a: _area_measurement(type: Area) p: _area_measurement(type: Perimeter) m2: _area_measurement(type: AreaSpheroid)
+      }
+      stores_aggregation(filter: {id: {in: [1, 2]}}) { _area_measurement(type: Area) { sum } location { count extent } }
+      zones_bucket_aggregation(order_by: [{field: "key.area"}]) { key { center: boundary(transforms: [Centroid]) area: _boundary_measurement(type: Area) } aggregations { _rows_count } }
+    }`);
+    const s = d.stores_by_pk;
+    expect(s.center).toEqual({ type: 'Point', coordinates: [2, 2] });
+    expect(s.box.type).toBe('Polygon');
+    expect(s.projected.coordinates[0]).toBeCloseTo(111319.49, 1);
+    expect(s.service_area.type).toBe('Polygon');
+    expect([s.a, s.p]).toEqual([16, 16]);
+    // About 444 km by 442 km on the ellipsoid.
+    expect(s.m2 / 1e9).toBeGreaterThan(190);
+    expect(s.m2 / 1e9).toBeLessThan(200);
+    expect(d.stores_aggregation._area_measurement).toEqual({ sum: 16 });
+    expect(d.stores_aggregation.location.count).toBe(2);
+    expect(d.stores_aggregation.location.extent.type).toBe('Polygon');
+    expect(d.zones_bucket_aggregation.map((b: any) => [b.key.center.coordinates, b.key.area])).toEqual([[[20.5, 20.5], 1], [[10, 10], 16], [[2.5, 2.5], 25], [[6, 4], 60]]);
+  });
+});

@@ -271,6 +271,7 @@ export interface CoreSchema {
     disabled: Obj<'BooleanAggregation', 'one', {}>;
     is_temporal: Obj<'BooleanAggregation', 'one', {}>;
     expires_at: Obj<'TimestampAggregation', 'one', {}>;
+    _expires_at_part: Obj<'BigIntAggregation', 'one', { extract: TimeExtract; extract_divide?: number }>;
     headers: Obj<'JSONAggregation', 'one', {}>;
     claims: Obj<'JSONAggregation', 'one', {}>;
     role: Obj<'_core_roles_aggregation', 'one', {}>;

@@ -450,6 +450,7 @@ export interface ShopSchema {
     email: Obj<'StringAggregation', 'one', {}>;
     country: Obj<'StringAggregation', 'one', {}>;
     created_at: Obj<'TimestampAggregation', 'one', {}>;
+    _created_at_part: Obj<'BigIntAggregation', 'one', { extract: TimeExtract; extract_divide?: number }>;
     orders: Obj<'_shop_orders_aggregation', 'one', {}>;
     orders_aggregation: Obj<'_shop_orders_aggregation_sub_aggregation', 'one', { filter?: shop_orders_filter; order_by?: Array<OrderByField>; limit?: number; offset?: number; distinct_on?: Array<string> }>;
     revenue: Obj<'_shop_customer_revenue_aggregation', 'one', {}>;
@@ -498,7 +499,9 @@ export interface ShopSchema {
     customer_id: Obj<'IntAggregation', 'one', {}>;
     status: Obj<'StringAggregation', 'one', {}>;
     ordered_at: Obj<'TimestampAggregation', 'one', {}>;
+    _ordered_at_part: Obj<'BigIntAggregation', 'one', { extract: TimeExtract; extract_divide?: number }>;
     ship_date: Obj<'DateAggregation', 'one', {}>;
+    _ship_date_part: Obj<'BigIntAggregation', 'one', { extract: TimeExtract; extract_divide?: number }>;
     note: Obj<'StringAggregation', 'one', {}>;
     customer: Obj<'_shop_customers_aggregation', 'one', {}>;
     items: Obj<'_shop_order_items_aggregation', 'one', {}>;
@@ -523,6 +526,7 @@ export interface ShopSchema {
     customer_id: Obj<'IntAggregation', 'one', {}>;
     status: Obj<'StringAggregation', 'one', {}>;
     ordered_at: Obj<'TimestampAggregation', 'one', {}>;
+    _ordered_at_part: Obj<'BigIntAggregation', 'one', { extract: TimeExtract; extract_divide?: number }>;
     items: Obj<'_shop_order_items_aggregation', 'one', {}>;
     items_aggregation: Obj<'_shop_order_items_aggregation_sub_aggregation', 'one', { filter?: shop_order_items_filter; order_by?: Array<OrderByField>; limit?: number; offset?: number; distinct_on?: Array<string> }>;
     customer: Obj<'_shop_customers_aggregation', 'one', {}>;
@@ -585,7 +589,9 @@ export interface ShopSchema {
     name: Obj<'StringAggregation', 'one', {}>;
     country: Obj<'StringAggregation', 'one', {}>;
     location: Obj<'GeometryAggregation', 'one', {}>;
+    _location_measurement: Obj<'FloatAggregation', 'one', { type: GeometryMeasurementTypes; transform?: boolean; from?: number; to?: number }>;
     delivery_area: Obj<'GeometryAggregation', 'one', {}>;
+    _delivery_area_measurement: Obj<'FloatAggregation', 'one', { type: GeometryMeasurementTypes; transform?: boolean; from?: number; to?: number }>;
   };
   _shop_stores_aggregation_bucket: {
     key: Obj<'shop_stores', 'one', {}>;

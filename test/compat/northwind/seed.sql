@@ -20,12 +20,12 @@ CREATE TABLE product_categories (category_id BIGINT, product_id BIGINT, PRIMARY 
 INSERT INTO product_categories VALUES (1, 1), (1, 2), (2, 3), (3, 4), (2, 1);
 CREATE TABLE supplier_products (supplier_id BIGINT, product_id BIGINT, price DOUBLE NOT NULL, PRIMARY KEY (supplier_id, product_id));
 INSERT INTO supplier_products VALUES (1, 1, 15), (1, 2, 16), (1, 3, 8), (2, 4, 25), (2, 1, 14);
-CREATE TABLE orders (id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL, employee_id BIGINT, ship_via BIGINT, status VARCHAR NOT NULL, order_date TIMESTAMPTZ, shipped_date TIMESTAMPTZ, freight DOUBLE, total DOUBLE);
+CREATE TABLE orders (id BIGINT PRIMARY KEY, customer_id BIGINT NOT NULL, employee_id BIGINT, ship_via BIGINT, status VARCHAR NOT NULL, order_date TIMESTAMPTZ, shipped_date TIMESTAMPTZ, freight DOUBLE, total DOUBLE, metadata JSON);
 INSERT INTO orders VALUES
-  (1, 1, 1, 1, 'completed', '2024-01-05 10:00:00+00', '2024-01-07 09:00:00+00', 32.5, 225),
-  (2, 1, 2, 2, 'pending', '2024-02-11 12:00:00+00', NULL, 11.0, 38),
-  (3, 2, 2, 1, 'completed', '2024-02-20 08:30:00+00', '2024-02-22 16:00:00+00', 65.8, 194.7),
-  (4, 3, 1, NULL, 'cancelled', '2024-03-02 15:45:00+00', NULL, NULL, 57);
+  (1, 1, 1, 1, 'completed', '2024-01-05 10:00:00+00', '2024-01-07 09:00:00+00', 32.5, 225, '{"channel": "web", "score": 4, "gift": true, "tags": ["gift", "rush"], "details": {"amount": 10}}'),
+  (2, 1, 2, 2, 'pending', '2024-02-11 12:00:00+00', NULL, 11.0, 38, '{"channel": "shop", "score": 2, "gift": false, "tags": ["rush"], "details": {"amount": 5}}'),
+  (3, 2, 2, 1, 'completed', '2024-02-20 08:30:00+00', '2024-02-22 16:00:00+00', 65.8, 194.7, '{"channel": "web", "score": 5, "gift": false, "tags": [], "details": {"amount": 7}}'),
+  (4, 3, 1, NULL, 'cancelled', '2024-03-02 15:45:00+00', NULL, NULL, 57, NULL);
 CREATE TABLE order_details (id BIGINT PRIMARY KEY, order_id BIGINT NOT NULL, product_id BIGINT NOT NULL, supplier_id BIGINT NOT NULL, quantity INTEGER NOT NULL, unit_price DOUBLE NOT NULL, discount DOUBLE NOT NULL);
 INSERT INTO order_details VALUES
   (1, 1, 1, 1, 10, 18, 0), (2, 1, 3, 1, 5, 10, 0.1),
