@@ -29,14 +29,17 @@ export function keyExpr(obj: DataObject, alias: string, f: ColumnField): Expr {
   return f.sql === undefined ? { kind: 'column', table: alias, column: f.column } : sqlTemplate(obj, alias, f.sql);
 }
 
-/** `[field]` in catalog SQL names a column of the same row (SPEC §3.3 @sql). */
+/**
+ * `[field]` in catalog SQL names a column of the same row (SPEC §3.3 @sql); `objects.column` (hugr's
+ * alias for the data object's own table) names a physical column directly, whatever field maps it.
+ */
 export function sqlTemplate(obj: DataObject, alias: string, template: string): RawSqlExpr {
   const parts: RawSqlExpr['parts'][number][] = [];
   let last = 0;
-  for (const m of template.matchAll(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g)) {
-    const f = obj.fields.find((x) => x.name === m[1]);
+  for (const m of template.matchAll(/\[([A-Za-z_][A-Za-z0-9_]*)\]|\bobjects\.([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const f = m[1] ? obj.fields.find((x) => x.name === m[1]) : undefined;
     parts.push(template.slice(last, m.index));
-    parts.push(f ? { kind: 'column', table: alias, column: f.column } : m[0]);
+    parts.push(m[2] ? { kind: 'column', table: alias, column: m[2] } : f ? { kind: 'column', table: alias, column: f.column } : m[0]);
     last = m.index + m[0].length;
   }
   parts.push(template.slice(last));

@@ -52,12 +52,13 @@ function checkField(obj: DataObject, f: ColumnField, table: string, column: DbCo
  */
 async function checkComputed(runtime: DataSourceRuntime, obj: DataObject, f: ColumnField, parts: readonly string[], table: string, out: Out): Promise<void> {
   const q = (n: string) => runtime.compiler.quoteIdentifier(n);
+  // The table is aliased `objects`, the name hugr's catalogs use for the object's own columns.
   const expr = f.sql!.replace(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g, (whole, name: string) => {
     const field = obj.fields.find((x) => x.name === name);
-    return field ? `${q('t')}.${q(field.column)}` : whole;
+    return field ? `objects.${q(field.column)}` : whole;
   });
   try {
-    await runtime.rows(`SELECT (${expr}) AS ${q('v')} FROM ${parts.map(q).join('.')} AS ${q('t')} WHERE 1 = 0`);
+    await runtime.rows(`SELECT (${expr}) AS ${q('v')} FROM ${parts.map(q).join('.')} AS objects WHERE 1 = 0`);
   } catch (e) {
     const why = String((e as Error).message ?? e).split('\n')[0];
     out.problems.push(`field "${f.name}" of "${obj.localName}" ${where(f.loc)}: its @sql expression does not run on table "${table}": ${why}`);

@@ -41,3 +41,6 @@ INSERT INTO zones VALUES (1, 'South', 'high', 'POLYGON((0 0, 5 0, 5 5, 0 5, 0 0)
 CREATE TABLE documents (id BIGINT PRIMARY KEY, title VARCHAR NOT NULL, category VARCHAR, embedding FLOAT[]);
 INSERT INTO documents VALUES (1, 'Intro to SQL', 'db', [1, 0, 0]), (2, 'Advanced SQL', 'db', [0.9, 0.1, 0]), (3, 'Cooking pasta', 'food', [0, 1, 0]),
   (4, 'Baking bread', 'food', [0, 0.8, 0.6]), (5, 'Graph theory', 'math', [0.5, 0, 0.5]), (6, 'Untitled', 'misc', NULL);
+CREATE SEQUENCE members_id_seq START 10;
+CREATE TABLE members (id BIGINT PRIMARY KEY, email VARCHAR NOT NULL, display_name VARCHAR NOT NULL, status VARCHAR NOT NULL, deleted_at TIMESTAMPTZ);
+INSERT INTO members VALUES (1, 'ann@example.com', 'Ann', 'active', NULL), (2, 'ben@example.com', 'Ben', 'active', '2024-01-01 00:00:00+00');
