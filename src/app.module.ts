@@ -14,7 +14,7 @@ import { ResultCache } from './cache/result-cache.js';
 import { WriteEvents } from './executor/write-events.js';
 import { RoleSchemas } from './permissions/schema-filter.js';
 import { NodeModule } from './system/node.module.js';
-import { NodeStop } from './system/system.module.js';
+import { NodeBoot, NodeStop } from './system/system.module.js';
 import { createGraphqlServer } from './pipeline/graphql-server.js';
 import { jqFieldsPlugin } from './jq/apollo-plugin.js';
 import { InProcessClient } from './pipeline/in-process.js';
@@ -84,8 +84,12 @@ export class AppModule {
         {
           // The one place an operation is run (src/pipeline/run-operation.ts); every entry point calls it.
           provide: OperationRunner,
-          useFactory: (apollo: ApolloServer<RequestContext>, limits: RequestLimits, schema: SchemaService) => new OperationRunner(apollo, limits, schema, config),
-          inject: [APOLLO, LIMITS, SchemaService],
+          useFactory: (apollo: ApolloServer<RequestContext>, limits: RequestLimits, schema: SchemaService, boot: NodeBoot) => {
+            const runner = new OperationRunner(apollo, limits, schema, config);
+            boot.afterStart(() => runner.start());
+            return runner;
+          },
+          inject: [APOLLO, LIMITS, SchemaService, NodeBoot],
         },
         Shutdown,
         SubscriptionServer,

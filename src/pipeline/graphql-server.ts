@@ -184,13 +184,14 @@ class SafelistedApolloServer extends ApolloServer<RequestContext> {
   }
 }
 
-export async function createGraphqlServer(
+/** The Apollo server of the served schema, not yet started (OperationRunner starts it). */
+export function createGraphqlServer(
   config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger,
   /** The request limits (LIMITS): the one object every entry point applies. */
   guard: RequestLimits,
   /** Plugins of features above the pipeline (jq's jq() fields), run after svc's own. */
   extraPlugins: readonly ApolloServerPlugin<RequestContext>[] = [],
-): Promise<ApolloServer<RequestContext>> {
+): ApolloServer<RequestContext> {
   const format = formatError(log);
   const studio = apolloStudio(config, schemas, log);
   const safelist = config.PERSISTED_QUERIES_ONLY ? Safelist.load(config.PERSISTED_QUERIES_MANIFEST) : undefined;
@@ -236,9 +237,8 @@ export async function createGraphqlServer(
       ...studio.plugins,
     ],
   };
-  const server = safelist ? new SafelistedApolloServer(options, safelist) : new ApolloServer<RequestContext>(options);
-  await server.start();
-  return server;
+  // Started by OperationRunner once the node has started (its sources loaded): not here.
+  return safelist ? new SafelistedApolloServer(options, safelist) : new ApolloServer<RequestContext>(options);
 }
 
 export { HeaderMap };

@@ -57,6 +57,11 @@ export class OperationRunner {
     this.apolloSeesAll = config.FEDERATION || (!!config.APOLLO_KEY && !!config.APOLLO_GRAPH_REF);
   }
 
+  /** Starts Apollo on the served schema: once the node has started (src/system/system.module.ts NodeBoot), before the listener opens. */
+  start(): Promise<void> {
+    return this.apollo.start();
+  }
+
   async run(ctx: RequestContext, call: OperationCall): Promise<OperationAnswer> {
     const method = (call.method ?? 'POST').toUpperCase();
     const search = call.search ?? '';

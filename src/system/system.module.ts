@@ -1,8 +1,9 @@
 // The system module (seed 001): the core database, the served schema and its lifecycle (sources
 // loading and unloading), the system functions, cluster mode, lineage and readiness. `NodeBoot`
-// loads the declared sources once every part exists, before the HTTP listener opens; `NodeStop`
-// closes the parts in order at shutdown.
-import { Global, Inject, Injectable, Module } from '@nestjs/common';
+// starts the node in Nest's `onApplicationBootstrap`, once every part exists (the app's `init()`,
+// which `createApp` awaits before the HTTP listener opens); `NodeStop` closes the parts in order at
+// shutdown.
+import { Global, Inject, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { IdentityService } from '../auth/identity.service.js';
 import { HttpJq } from './http-jq.js';
 import { Invalidation } from '../cache/invalidation.js';
@@ -49,10 +50,6 @@ import { SchemaRefresh } from './schema-refresh.js';
 
 /** The lineage emitter (OPENLINEAGE_URL), or null. */
 const LINEAGE = Symbol('svc.lineage');
-/** The schema service while the node starts; others get it as `SchemaService` once the sources are loaded. */
-const BUILDING = Symbol('svc.schema-building');
-/** Exists once the node has started: caches wired, functions served, declared sources loaded. */
-const STARTED = Symbol('svc.node-started');
 /** The handlers of every system function, by handler id. */
 const SYSTEM_FUNCTIONS = Symbol('svc.system-functions');
 
@@ -91,9 +88,16 @@ function wireInvalidation(p: { invalidation: Invalidation; writes: WriteEvents; 
   });
 }
 
-/** Loads the declared sources (catalogs/) and joins the cluster, once every part exists. */
+/**
+ * Starts the node once every part exists (Nest's application bootstrap, which `app.init()` awaits
+ * before the listener opens), top to bottom: wire who drops which cache, load the declared sources
+ * (catalogs/), join the cluster, then the steps that must follow the sources (`afterStart`: Apollo
+ * on the served schema, extension modules' fields), in the order they were registered.
+ */
 @Injectable()
-export class NodeBoot {
+export class NodeBoot implements OnApplicationBootstrap {
+  private readonly steps: (() => Promise<void> | void)[] = [];
+
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     @Inject(CoreStore) private readonly core: CoreStore,
@@ -101,10 +105,29 @@ export class NodeBoot {
     @Inject(ClusterService) private readonly cluster: ClusterService,
     @Inject(SchemaRefresh) private readonly served: SchemaRefresh,
     @Inject(LOGGER) private readonly log: Logger,
+    @Inject(Invalidation) private readonly invalidation: Invalidation,
+    @Inject(WriteEvents) private readonly writes: WriteEvents,
+    @Inject(ResultCache) private readonly cache: ResultCache,
+    @Inject(SourceRegistry) private readonly registry: SourceRegistry,
+    @Inject(PermissionService) private readonly permissions: PermissionService,
+    @Inject(RoleSchemas) private readonly roleSchemas: RoleSchemas,
+    @Inject(IdentityService) private readonly identities: IdentityService,
+    @Inject(RoleGate) private readonly gate: RoleGate,
   ) {}
 
-  async boot(): Promise<void> {
-    this.served.rebuild();
+  /** Registers a step run once the sources are loaded (call it while the providers are made). */
+  afterStart(step: () => Promise<void> | void): void {
+    this.steps.push(step);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { invalidation, writes, cache, cluster, registry, permissions, roleSchemas, identities, gate, log } = this;
+    wireInvalidation({ invalidation, writes, cache, cluster, registry, permissions, roleSchemas, identities, gate, log });
+    await this.boot();
+    for (const step of this.steps) await step();
+  }
+
+  private async boot(): Promise<void> {
     for (const d of readDeclaredSources(this.config.CATALOGS_DIR)) {
       if (d.seedFile) this.lifecycle.seeds.set(d.row.name, d.seedFile);
       if (d.create) this.lifecycle.creatable.add(d.row.name);
@@ -151,7 +174,8 @@ export class NodeStop {
     ...CORE_PROVIDERS,
     { provide: Descriptions, useFactory: () => new Descriptions() },
     {
-      provide: BUILDING,
+      // The first schema (system modules only) is built by SchemaRefresh; sources join it as they load.
+      provide: SchemaService,
       useFactory: (c: Config, d: Descriptions) => new SchemaService(ALL_SYSTEM_FUNCTIONS, SYSTEM_TYPES_SDL, (s) => d.apply(s), SYSTEM_SURFACE, c.FEDERATION, SCHEMA_FEATURES),
       inject: [CONFIG, Descriptions],
     },
@@ -175,7 +199,7 @@ export class NodeStop {
       provide: SchemaRefresh,
       useFactory: (config: Config, schema: SchemaService, registry: SourceRegistry, executor: Executor, stages: FieldStages, roleSchemas: RoleSchemas, core: CoreStore, catalogs: CatalogStore, embedder: Embedder | null) =>
         new SchemaRefresh({ config, schema, registry, executor, stages, roleSchemas, core, catalogs, embedder: embedder ?? undefined }),
-      inject: [CONFIG, BUILDING, SourceRegistry, Executor, FieldStages, RoleSchemas, CoreStore, CatalogStore, EMBEDDER],
+      inject: [CONFIG, SchemaService, SourceRegistry, Executor, FieldStages, RoleSchemas, CoreStore, CatalogStore, EMBEDDER],
     },
     { provide: HttpJq, useFactory: (config: Config) => new HttpJq(config), inject: [CONFIG] },
     {
@@ -236,18 +260,7 @@ export class NodeStop {
     },
     NodeStop,
     NodeBoot,
-    {
-      provide: STARTED,
-      useFactory: async (boot: NodeBoot, _functions: unknown, _lineage: unknown, invalidation: Invalidation, writes: WriteEvents, cache: ResultCache, cluster: ClusterService, registry: SourceRegistry, permissions: PermissionService, roleSchemas: RoleSchemas, identities: IdentityService, gate: RoleGate, log: Logger) => {
-        wireInvalidation({ invalidation, writes, cache, cluster, registry, permissions, roleSchemas, identities, gate, log });
-        await boot.boot();
-        return true;
-      },
-      inject: [NodeBoot, SYSTEM_FUNCTIONS, LINEAGE, Invalidation, WriteEvents, ResultCache, ClusterService, SourceRegistry, PermissionService, RoleSchemas, IdentityService, RoleGate, LOGGER],
-    },
-    // What serves requests (Apollo, the controllers, the in-process client) waits for the start.
-    { provide: SchemaService, useFactory: (schema: SchemaService) => schema, inject: [BUILDING, STARTED] },
   ],
-  exports: [...CORE_EXPORTS, SchemaService, CatalogStore, Lifecycle, ClusterService, ReadinessProbe, NodeStop, SchemaRefresh],
+  exports: [...CORE_EXPORTS, SchemaService, CatalogStore, Lifecycle, ClusterService, ReadinessProbe, NodeStop, NodeBoot, SchemaRefresh],
 })
 export class SystemModule {}
