@@ -28,17 +28,35 @@ export interface CallerGateSettings {
   readonly waitMs: number;
 }
 
-export type Refusal = 'queue_full' | 'wait_limit';
+export type Refusal = 'queue_full' | 'wait_limit' | 'stopping';
 
 interface Caller {
   running: number;
-  readonly waiting: (() => void)[];
+  readonly waiting: Waiter[];
+}
+
+interface Waiter {
+  readonly turn: () => void;
+  readonly refuse: (why: Refusal | 'stopping') => void;
 }
 
 export class CallerGate {
   private readonly callers = new Map<string, Caller>();
+  private stopping = false;
 
   constructor(readonly settings: CallerGateSettings) {}
+
+  /**
+   * The server is stopping: the requests still waiting are refused (they would start work the
+   * shutdown then waits for), and so is every request that arrives from now on.
+   */
+  stop(): void {
+    this.stopping = true;
+    for (const [key, caller] of this.callers) {
+      for (const w of caller.waiting.splice(0)) w.refuse('stopping');
+      this.forget(key, caller);
+    }
+  }
 
   /**
    * Runs `admitted` once `key` has a free slot (at once, or in its turn); `refused` when its queue is
@@ -49,6 +67,11 @@ export class CallerGate {
     let c = this.callers.get(key);
     if (!c) this.callers.set(key, (c = { running: 0, waiting: [] }));
     const caller = c;
+    if (this.stopping) {
+      this.forget(key, caller);
+      refused('stopping');
+      return () => undefined;
+    }
     if (caller.running < this.settings.limit && !caller.waiting.length) {
       caller.running++;
       admitted();
@@ -59,15 +82,21 @@ export class CallerGate {
       return () => undefined;
     }
     const leaveQueue = () => {
-      const i = caller.waiting.indexOf(turn);
+      const i = caller.waiting.indexOf(waiter);
       if (i >= 0) caller.waiting.splice(i, 1);
       clearTimeout(timer);
       this.forget(key, caller);
     };
-    const turn = () => {
-      clearTimeout(timer);
-      caller.running++;
-      admitted();
+    const waiter: Waiter = {
+      turn: () => {
+        clearTimeout(timer);
+        caller.running++;
+        admitted();
+      },
+      refuse: (why) => {
+        clearTimeout(timer);
+        refused(why);
+      },
     };
     const timer = this.settings.waitMs > 0
       ? setTimeout(() => {
@@ -75,7 +104,7 @@ export class CallerGate {
           refused('wait_limit');
         }, this.settings.waitMs)
       : undefined;
-    caller.waiting.push(turn);
+    caller.waiting.push(waiter);
     return leaveQueue;
   }
 
@@ -85,7 +114,7 @@ export class CallerGate {
     if (!caller) return;
     caller.running--;
     const next = caller.waiting.shift();
-    if (next) next();
+    if (next) next.turn();
     else this.forget(key, caller);
   }
 
@@ -147,6 +176,10 @@ export function registerCallerGate(fastify: FastifyInstance, settings: CallerGat
       done();
     }, (why) => {
       settled = true;
+      if (why === 'stopping') {
+        sendError(reply, 503, ErrorCode.SourceUnavailable, 'the server is stopping; try again (another node, or this one once it is back)');
+        return;
+      }
       metrics.callerRefused.inc({ reason: why });
       // Before the body is read: a refusal costs the server next to nothing.
       void reply.header('retry-after', '1');
@@ -160,6 +193,11 @@ export function registerCallerGate(fastify: FastifyInstance, settings: CallerGat
       if (admitted) gate.leave(key);
       else if (!settled) cancel();
     });
+  });
+  // Before the listener closes: nothing more is let in, the queues are answered at once.
+  fastify.addHook('preClose', (done) => {
+    gate.stop();
+    done();
   });
   return gate;
 }

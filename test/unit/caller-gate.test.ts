@@ -46,4 +46,16 @@ describe('CallerGate', () => {
     gate.leave('a');
     expect(log).toEqual(['a1 runs', 'a3 runs']);
   });
+
+  it('answers the waiting requests at once when the server stops, and lets nothing more in', () => {
+    const gate = new CallerGate({ limit: 1, queue: 5, waitMs: 0 });
+    const log: string[] = [];
+    request(gate, 'a', log, 'a1');
+    request(gate, 'a', log, 'a2');
+    gate.stop();
+    request(gate, 'b', log, 'b1');
+    gate.leave('a');
+    expect(log).toEqual(['a1 runs', 'a2 stopping', 'b1 stopping']);
+    expect(gate.size).toBe(0);
+  });
 });
