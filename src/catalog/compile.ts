@@ -530,6 +530,12 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
     if (!input) ctx.problems.push(`unknown input type "${d.obj.args.input}" in @args of "${d.obj.localName}" ${where(d.obj.loc)}`);
     // `args` is required when the input has non-null members, whatever @args(required:) says (SPEC §3.3).
     else if (input.fields.some((f) => f.nonNull)) (d.obj as { args: DataObject['args'] }).args = { ...d.obj.args, required: true };
+    // A view with arguments and no sql names a database table function (hugr's views page): its rows are
+    // the function called with the input's fields in order.
+    if (input && d.obj.kind === 'view' && d.obj.sql === undefined) {
+      const call = `${d.obj.table.includes('.') ? d.obj.table : `[$catalog].${d.obj.table}`}(${input.fields.map((f) => `[$${f.name}]`).join(', ')})`;
+      (d.obj as { sql?: string }).sql = `SELECT * FROM ${call}`;
+    }
   }
   if (ctx.problems.length) throw new CatalogError(ctx.problems);
   const objects = [...drafts.values()].map((d) => d.obj).sort((a, b) => a.name.localeCompare(b.name));

@@ -78,3 +78,37 @@ describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/2-table
     expect(d.all.map((m: any) => [m.id, m.deleted_at !== null])).toEqual([[1, false], [2, true], [10, true]]);
   });
 });
+
+describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/3-views.md', () => {
+  it('a database view without sql, with a relation both ways', async () => {
+    const d = await data(t, `{
+      customer_summary(order_by: [{field: "total_spent", direction: DESC}]) { customer_id total_orders total_spent customer { name } }
+      customers_by_pk(id: 1) { summaries { total_orders } }
+    }`);
+    expect(d.customer_summary).toEqual([
+      { customer_id: 1, total_orders: 2, total_spent: 263, customer: { name: 'Alfreds' } },
+      { customer_id: 2, total_orders: 1, total_spent: 194.7, customer: { name: 'Bottom Dollar' } },
+      { customer_id: 3, total_orders: 1, total_spent: 57, customer: { name: 'Chop-suey' } },
+    ]);
+    expect(d.customers_by_pk.summaries).toEqual([{ total_orders: 2 }]);
+  });
+
+  it('a parameterized view: [$arg] placeholders, optional arguments and input defaults, relations from its rows', async () => {
+    const d = await data(t, `{
+      window: top_customers(args: {requested: "2024-03-01T00:00:00Z", from: "2024-01-01T00:00:00Z", to: "2024-02-29T23:59:59Z", limit: 20}) { customer_id total_spent customer { name email } }
+      last_month: top_customers(args: {requested: "2024-02-25T00:00:00Z"}) { customer_id total_spent }
+      one: top_customers(args: {requested: "2024-03-01T00:00:00Z", from: "2024-01-01T00:00:00Z", limit: 1}) { customer_id }
+    }`);
+    expect(d.window).toEqual([
+      { customer_id: 1, total_spent: 225, customer: { name: 'Alfreds', email: 'a@example.com' } },
+      { customer_id: 2, total_spent: 194.7, customer: { name: 'Bottom Dollar', email: 'b@example.com' } },
+    ]);
+    expect(d.last_month).toEqual([{ customer_id: 2, total_spent: 194.7 }]);
+    expect(d.one).toEqual([{ customer_id: 1 }]);
+  });
+
+  it('a view over a database table function: its arguments are the function\'s', async () => {
+    const d = await data(t, '{ customer_orders(args: {cust: 1}, order_by: [{field: "id"}]) { id status } }');
+    expect(d.customer_orders).toEqual([{ id: 1, status: 'completed' }, { id: 2, status: 'pending' }]);
+  });
+});

@@ -44,3 +44,6 @@ INSERT INTO documents VALUES (1, 'Intro to SQL', 'db', [1, 0, 0]), (2, 'Advanced
 CREATE SEQUENCE members_id_seq START 10;
 CREATE TABLE members (id BIGINT PRIMARY KEY, email VARCHAR NOT NULL, display_name VARCHAR NOT NULL, status VARCHAR NOT NULL, deleted_at TIMESTAMPTZ);
 INSERT INTO members VALUES (1, 'ann@example.com', 'Ann', 'active', NULL), (2, 'ben@example.com', 'Ben', 'active', '2024-01-01 00:00:00+00');
+CREATE VIEW v_customer_summary AS SELECT customer_id, CAST(count(*) AS INTEGER) AS total_orders, sum(total) AS total_spent, avg(total) AS avg_order_value FROM orders GROUP BY customer_id;
+-- A table macro is bound where it is called (the engine's connection), so it names its table in full.
+CREATE MACRO orders_of(cust) AS TABLE SELECT id, status FROM nw.main.orders WHERE customer_id = cust;
