@@ -304,10 +304,10 @@ describe('docs/5-graphql/1-queries/6-function-fields.md', () => {
 
   it('filters, order_by and aggregations of a table function field are not offered (documented difference)', async () => {
     const r = await t.gql('{ customers { recommendations(filter: {score: {gte: 2}}) { product_id } recommendations_aggregation { _rows_count } } }');
-    expect(r.body.errors.map((e: any) => e.message)).toEqual([
-      'Unknown argument "filter" on field "customers.recommendations".',
-      'Cannot query field "recommendations_aggregation" on type "customers".',
-    ]);
+    const messages = r.body.errors.map((e: any) => e.message);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toBe('Unknown argument "filter" on field "customers.recommendations".');
+    expect(messages[1]).toMatch(/^Cannot query field "recommendations_aggregation" on type "customers"\./);
   });
 
   it('@table_function_call_join: mapped arguments from the row, unmapped ones as field arguments', async () => {
