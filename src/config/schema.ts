@@ -176,7 +176,7 @@ export const settingsShape = {
   /** How long a role's permissions are kept (SPEC §7 RolePermissions:<role>); 0 reads them on every request. */
   ROLE_PERMISSIONS_TTL: duration.default(3_600_000).refine((ms) => ms <= 86_400_000, 'at most 24h'),
   DB_PG_CONNECTION_LIMIT: int.default(0),
-  /** PostgreSQL reads return rows assembled in Node (docs/sql.md "Rows"); false: one JSON document per read, as before. */
+  /** PostgreSQL and MySQL reads return rows assembled in Node (docs/sql.md "Rows"); false: one JSON document per read, as before. */
   SQL_ROWS: bool.default(true),
   /**
    * /query: a root list asked for more rows than this (its `limit`; root lists default to 2000) is

@@ -10,7 +10,7 @@ export const mysql = {
   open: (spec, { config }) =>
     MysqlSource.connect({
       name: spec.name, url: substituteEnv(spec.path ?? ''), readOnly: !!spec.read_only,
-      maxConnections: config.DB_PG_CONNECTION_LIMIT, maxIdle: config.DB_MAX_IDLE_CONNS, statementTimeoutMs: config.QUERY_TIMEOUT,
+      maxConnections: config.DB_PG_CONNECTION_LIMIT, maxIdle: config.DB_MAX_IDLE_CONNS, statementTimeoutMs: config.QUERY_TIMEOUT, rows: config.SQL_ROWS,
     }),
   compiler,
   /** From the loaded source, or from a connection of its own that is closed after. */

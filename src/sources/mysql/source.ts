@@ -12,7 +12,9 @@ import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName
 import { mysqlError } from './errors.js';
 import { positional } from './placeholders.js';
 
+/** The compiler of the default settings (the kind's descriptor names it); SQL_ROWS=false has its own. */
 export const compiler = new MysqlCompiler();
+const documentsCompiler = new MysqlCompiler(false);
 
 /** Big enough for GROUP_CONCAT lists of a few hundred thousand values (list aggregations). */
 const GROUP_CONCAT_MAX = 64 * 1024 * 1024;
@@ -26,6 +28,19 @@ export interface MysqlSourceOptions {
   /** DB_MAX_IDLE_CONNS (0: 2); mysql2 closes idle connections beyond it every idleTimeout. */
   readonly maxIdle?: number;
   readonly statementTimeoutMs?: number;
+  /** SQL_ROWS: reads return a positional JSON row each, assembled in Node (default), or one document. */
+  readonly rows?: boolean;
+}
+
+/** JSON text as mysql2 hands it over with jsonStrings (a Buffer for binary results). */
+function jsonOf(v: unknown): unknown {
+  return v === null || v === undefined ? null : parseDbJson(Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+}
+
+/** A rows statement's answer (src/sql/rows/): each row's one column is its object as a positional JSON array. */
+async function answerOf(c: Conn, stmt: CompiledSql): Promise<unknown> {
+  const [rows] = await c.execute({ ...prepared(stmt), rowsAsArray: true } as never);
+  return stmt.rows!((rows as unknown as unknown[][]).map((r) => [jsonOf(r[0])]));
 }
 
 type Conn = mysql.PoolConnection | mysql.Connection;
@@ -67,6 +82,8 @@ function wrap(c: Conn, source: string, timeoutMs: number): SourceConnection {
   return {
     async all(stmt) {
       try {
+        // A rows statement's answer as the one value of one row, as a JSON read gives it.
+        if (stmt.rows) return [{ result: await answerOf(c, stmt) }];
         const [rows] = await c.execute(prepared(stmt) as never);
         return rows as Row[];
       } catch (e) {
@@ -88,7 +105,7 @@ function wrap(c: Conn, source: string, timeoutMs: number): SourceConnection {
 
 export class MysqlSource implements DataSourceRuntime {
   readonly type = 'mysql' as const;
-  readonly compiler = compiler;
+  readonly compiler: MysqlCompiler;
 
   private constructor(
     readonly name: string,
@@ -101,7 +118,10 @@ export class MysqlSource implements DataSourceRuntime {
     private readonly routines: ReadonlySet<string>,
     /** Connections of the pool: the size of its admission gate. */
     private readonly size = 10,
-  ) {}
+    rows = true,
+  ) {
+    this.compiler = rows ? compiler : documentsCompiler;
+  }
 
   static async connect(o: MysqlSourceOptions): Promise<MysqlSource> {
     const url = new URL(o.url);
@@ -119,7 +139,7 @@ export class MysqlSource implements DataSourceRuntime {
       await pool.end().catch(() => undefined);
       throw new PublicError(ErrorCode.SourceUnavailable, `data source "${o.name}" (${redactUrl(o.url)}) is unreachable: ${(e as Error).message}`);
     }
-    return new MysqlSource(o.name, o.readOnly, pool, options.database!, timeoutMs, options, new Set(routines.map((r) => String(r.name))), size);
+    return new MysqlSource(o.name, o.readOnly, pool, options.database!, timeoutMs, options, new Set(routines.map((r) => String(r.name))), size, o.rows ?? true);
   }
 
   get defaultSchema(): string {
@@ -146,9 +166,8 @@ export class MysqlSource implements DataSourceRuntime {
 
   async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
     const rows = signal ? await this.cancellable(stmt, signal) : await wrap(this.connections, this.name, this.timeoutMs).all(stmt);
-    const v = rows[0] ? Object.values(rows[0])[0] : null;
-    if (v === null || v === undefined) return null;
-    return parseDbJson(Buffer.isBuffer(v) ? v.toString('utf8') : String(v));
+    if (stmt.rows) return rows[0]!.result;
+    return jsonOf(rows[0] ? Object.values(rows[0])[0] : null);
   }
 
   /**

@@ -13,7 +13,10 @@ import type { SelectNode } from '../../planner/ir/select.js';
 import { durationSeconds } from '../../shared/duration.js';
 import { stringifyJson } from '../../shared/json.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import { SqlCompiler, type SqlContext } from '../compiler.js';
+import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
+import type { RootQuery } from '../../planner/ir/select.js';
+import { assembler } from '../rows/assemble.js';
+import { positionalLevel, positionalShape } from '../rows/compiler.js';
 import { jsonKey } from '../keys.js';
 
 const TYPES: Record<ScalarName, string> = {
@@ -62,6 +65,35 @@ function utcDateTime(value: string): string {
 
 export class MysqlCompiler extends SqlCompiler {
   readonly dialect = 'mysql';
+
+  /** `rows` false: every read is one JSON document (SQL_ROWS=false). */
+  constructor(private readonly rowsOn = true) {
+    super();
+  }
+
+  /**
+   * Reads of columns and relations return rows (docs/sql.md "Rows"): each row one positional
+   * `JSON_ARRAY` (its values in field order, relations nested the same way), never one document
+   * aggregated over every row. The keys and the whole-answer JSON_ARRAYAGG were what cost MariaDB
+   * CPU (2.1 against 0.95 ms for Q1); the values print as in the document, by the same code.
+   */
+  override compileQuery(q: RootQuery, timezone = 'UTC'): CompiledSql {
+    const sel = q.kind === 'list' || q.kind === 'one' ? q.select : undefined;
+    if (!this.rowsOn || !sel || sel.joins?.length || sel.distinctOn?.length || sel.from.keys || !positionalLevel(sel)) return super.compileQuery(q, timezone);
+    const rows = assembler({ many: q.kind === 'list', fields: [], positional: positionalShape(sel) });
+    if (!rows) return super.compileQuery(q, timezone);
+    const ctx = new SqlContext(timezone);
+    ctx.positional = true;
+    let sql: string;
+    if (q.kind === 'list') {
+      // The root list's inner query (rootArray) without the aggregate around it.
+      const order = this.orderList(sel.orderBy, ctx);
+      sql = `SELECT ${this.objectOf(sel, ctx)} AS r FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}${order ? ` ORDER BY ${order}` : ''}${this.limitOffset(sel.limit, sel.offset, ctx)}`;
+    } else {
+      sql = `SELECT ${this.objectOf(sel, ctx)} AS r FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
+    }
+    return { sql, params: ctx.params, lineage: ctx.lineage(), rows };
+  }
 
   protected override sqlType(scalar: ScalarName): string {
     return TYPES[scalar];
@@ -123,7 +155,8 @@ export class MysqlCompiler extends SqlCompiler {
   }
 
   // ---- JSON ---------------------------------------------------------------------------------
-  protected override jsonObject(pairs: readonly [string, string][], _ctx: SqlContext): string {
+  protected override jsonObject(pairs: readonly [string, string][], ctx: SqlContext): string {
+    if (ctx.positional) return `JSON_ARRAY(${pairs.map(([, v]) => v).join(', ')})`;
     return `JSON_OBJECT(${pairs.map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`;
   }
 

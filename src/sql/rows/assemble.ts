@@ -35,7 +35,7 @@ class Generator {
     return `{${values.join(', ')}}`;
   }
 
-  private objectHelper(o: PositionalObject): string {
+  objectHelper(o: PositionalObject): string {
     return this.helper((name) => `function ${name}(x) { return x === null ? null : ${this.positional(o, 'x')}; }`);
   }
 
@@ -62,7 +62,7 @@ class Generator {
   }
 
   source(layout: RowsLayout): string {
-    const object = this.rowObject(layout.fields, 'r');
+    const object = layout.positional ? `${this.objectHelper(layout.positional)}(r[0])` : this.rowObject(layout.fields, 'r');
     const body = layout.many
       ? `const out = []; for (let i = 0; i < rows.length; i++) { const r = rows[i]; out.push(${object}); } return out;`
       : `if (rows.length === 0) return null; const r = rows[0]; return ${object};`;

@@ -27,12 +27,12 @@ function columnsLevel(sel: SelectNode): boolean {
 }
 
 /** Whether a level written as positional JSON arrays (a 1:N relation and all below it) fits. */
-function positionalLevel(sel: SelectNode): boolean {
+export function positionalLevel(sel: SelectNode): boolean {
   if (sel.joins?.length || sel.from.keys || sel.fields.length > MAX_POSITIONAL) return false;
   return sel.fields.every((f) => f.kind === 'scalar' || f.kind === 'const' || ((f.kind === 'object' || f.kind === 'array') && positionalLevel(f.select)));
 }
 
-function positionalShape(sel: SelectNode): PositionalObject {
+export function positionalShape(sel: SelectNode): PositionalObject {
   return {
     fields: sel.fields.map((f: OutField) =>
       f.kind === 'object' ? { kind: 'object', key: f.key, of: positionalShape(f.select) }

@@ -30,4 +30,6 @@ export interface RowsLayout {
   /** A list (every row is an item) or one object (the first row, null without rows). */
   readonly many: boolean;
   readonly fields: readonly RowField[];
+  /** Instead of `fields`: each row's first column holds its object as a positional array (MySQL). */
+  readonly positional?: PositionalObject;
 }

@@ -1,7 +1,7 @@
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."tags" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id") AS r FROM "svc_golden"."tags" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id", 'name', "t0"."name") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."tags" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2) AS "_s";
+SELECT JSON_ARRAY("t0"."id", "t0"."name") AS r FROM "svc_golden"."tags" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."categories" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id") AS r FROM "svc_golden"."categories" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000;
 
-SELECT JSON_OBJECT('name', "t0"."name") AS result FROM "svc_golden"."customers" AS "t0" WHERE "t0"."id" = $1 LIMIT 1;
+SELECT JSON_ARRAY("t0"."name") AS r FROM "svc_golden"."customers" AS "t0" WHERE "t0"."id" = $1 LIMIT 1;

@@ -1,5 +1,5 @@
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id", 'attributes', JSON_EXTRACT("t0"."attributes", '$')) AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."products" AS "t0" WHERE JSON_CONTAINS_PATH("t0"."attributes", 'one', CONCAT('$.', JSON_QUOTE($1))) ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id", JSON_EXTRACT("t0"."attributes", '$')) AS r FROM "svc_golden"."products" AS "t0" WHERE JSON_CONTAINS_PATH("t0"."attributes", 'one', CONCAT('$.', JSON_QUOTE($1))) ORDER BY "t0"."id" ASC LIMIT 2000;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."products" AS "t0" WHERE (JSON_CONTAINS_PATH("t0"."attributes", 'one', CONCAT('$.', JSON_QUOTE($1))) AND JSON_CONTAINS_PATH("t0"."attributes", 'one', CONCAT('$.', JSON_QUOTE($2)))) ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id") AS r FROM "svc_golden"."products" AS "t0" WHERE (JSON_CONTAINS_PATH("t0"."attributes", 'one', CONCAT('$.', JSON_QUOTE($1))) AND JSON_CONTAINS_PATH("t0"."attributes", 'one', CONCAT('$.', JSON_QUOTE($2)))) ORDER BY "t0"."id" ASC LIMIT 2000;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j" FROM "svc_golden"."products" AS "t0" WHERE JSON_CONTAINS("t0"."attributes", $1) LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id") AS r FROM "svc_golden"."products" AS "t0" WHERE JSON_CONTAINS("t0"."attributes", $1) LIMIT 2000;

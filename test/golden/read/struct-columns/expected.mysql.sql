@@ -1,7 +1,7 @@
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id", 'size', JSON_EXTRACT("t0"."size", '$')) AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."products" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id", JSON_EXTRACT("t0"."size", '$')) AS r FROM "svc_golden"."products" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2000;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j" ORDER BY "_s"."__svc_rn"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j", ROW_NUMBER() OVER (ORDER BY "t0"."id" ASC) AS "__svc_rn" FROM "svc_golden"."products" AS "t0" WHERE (CASE WHEN JSON_TYPE(JSON_EXTRACT("t0"."size", $1)) IN ('INTEGER', 'DOUBLE', 'DECIMAL') THEN CAST(JSON_VALUE("t0"."size", $1) AS DOUBLE) END) > $2 ORDER BY "t0"."id" ASC LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id") AS r FROM "svc_golden"."products" AS "t0" WHERE (CASE WHEN JSON_TYPE(JSON_EXTRACT("t0"."size", $1)) IN ('INTEGER', 'DOUBLE', 'DECIMAL') THEN CAST(JSON_VALUE("t0"."size", $1) AS DOUBLE) END) > $2 ORDER BY "t0"."id" ASC LIMIT 2000;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id") AS "__svc_j" FROM "svc_golden"."products" AS "t0" WHERE ((CASE WHEN JSON_TYPE(JSON_EXTRACT("t0"."size", $1)) IN ('INTEGER', 'DOUBLE', 'DECIMAL') THEN CAST(JSON_VALUE("t0"."size", $1) AS DOUBLE) END) <= $2 AND JSON_VALUE("t0"."size", $3) = $4) LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id") AS r FROM "svc_golden"."products" AS "t0" WHERE ((CASE WHEN JSON_TYPE(JSON_EXTRACT("t0"."size", $1)) IN ('INTEGER', 'DOUBLE', 'DECIMAL') THEN CAST(JSON_VALUE("t0"."size", $1) AS DOUBLE) END) <= $2 AND JSON_VALUE("t0"."size", $3) = $4) LIMIT 2000;
 
-SELECT COALESCE(JSON_ARRAYAGG("_s"."__svc_j"), JSON_ARRAY()) AS result FROM (SELECT JSON_OBJECT('id', "t0"."id", 'size', JSON_EXTRACT("t0"."size", '$')) AS "__svc_j" FROM "svc_golden"."products" AS "t0" WHERE CAST(JSON_VALUE("t0"."size", $1) AS DATE) < CAST($2 AS DATE) LIMIT 2000) AS "_s";
+SELECT JSON_ARRAY("t0"."id", JSON_EXTRACT("t0"."size", '$')) AS r FROM "svc_golden"."products" AS "t0" WHERE CAST(JSON_VALUE("t0"."size", $1) AS DATE) < CAST($2 AS DATE) LIMIT 2000;

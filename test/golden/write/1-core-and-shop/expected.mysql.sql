@@ -1,5 +1,5 @@
 INSERT INTO "svc_golden"."tags" ("id", "name") VALUES ($1, $2) RETURNING "id", "name";
 
-SELECT JSON_OBJECT('id', "t0"."id", 'name', "t0"."name") AS result FROM "svc_golden"."tags" AS "t0" WHERE "t0"."id" = $1 LIMIT 1;
+SELECT JSON_ARRAY("t0"."id", "t0"."name") AS r FROM "svc_golden"."tags" AS "t0" WHERE "t0"."id" = $1 LIMIT 1;
 
 UPDATE "svc_golden"."tags" AS "t0" SET "name" = $1 WHERE "t0"."id" = $2;
