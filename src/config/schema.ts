@@ -131,7 +131,8 @@ export const settingsShape = {
   /**
    * The most one request's answer may hold (issue 31, src/executor/response-budget.ts): objects (every
    * row of every list) and bytes of JSON, counted as each answer arrives from its source, before it
-   * is parsed or written; /ipc streams stop at the same bounds. 0: no limit.
+   * is parsed or written; /ipc streams stop at the same bounds. Root lists and table functions ask
+   * the database for at most MAX_RESPONSE_ROWS + 1 rows (src/planner/row-cap.ts). 0: no limit.
    */
   MAX_RESPONSE_ROWS: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(1_000_000),
   MAX_RESPONSE_BYTES: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(256 * 1024 * 1024),

@@ -183,6 +183,14 @@ export class Executor {
     });
   }
 
+  /**
+   * The most root rows a statement of this request asks its database for (src/planner/row-cap.ts):
+   * one over MAX_RESPONSE_ROWS, so an answer over the limit is cut by the database and still refused.
+   */
+  rowCap(ctx: RequestContext): number | undefined {
+    return ctx.limited && this.responseLimits.rows > 0 ? this.responseLimits.rows + 1 : undefined;
+  }
+
   /** The request's answer budget; none for callers outside the request limits (the system identity). */
   private budget(ctx: RequestContext): ResponseBudget | undefined {
     if (!ctx.limited || (this.responseLimits.rows <= 0 && this.responseLimits.bytes <= 0)) return undefined;

@@ -558,7 +558,10 @@ export abstract class SqlCompiler {
     if (q.result === 'table') {
       // The rows of a set-returning function, each row as an object. A bare call is read through a
       // subquery: a function returning scalars (generate_series) then still gives named rows.
-      const from = q.call.sql ? expr : `(SELECT * FROM ${expr})`;
+      // A limit (src/planner/row-cap.ts) cuts the rows inside; only the template (a subquery) takes an
+      // alias there: an aliased bare call would rename a scalar function's column.
+      const limit = q.limit !== undefined ? ` LIMIT ${Math.trunc(q.limit)}` : '';
+      const from = q.call.sql ? (limit ? `(SELECT * FROM ${expr} AS _l${limit})` : expr) : `(SELECT * FROM ${expr}${limit})`;
       return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${from} AS _f`;
     }
     let value = q.jsonCast ? this.castJson(expr) : expr;

@@ -2,13 +2,15 @@
 // MAX_RESPONSE_BYTES of JSON, counted as each answer arrives from its source; over either, the
 // field answers RESPONSE_TOO_LARGE, and an /ipc stream stops at the bound.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessClient } from '../../src/pipeline/in-process.js';
 import { startApp, type TestApp } from '../support/app.js';
 import { arrowRows, splitMultipart } from '../ipc/multipart.js';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startApp({ MAX_RESPONSE_ROWS: '500', MAX_RESPONSE_BYTES: '100000' });
+  // QUERY_TIMEOUT: a statement that ran on past the limit would answer a timeout instead.
+  t = await startApp({ MAX_RESPONSE_ROWS: '500', MAX_RESPONSE_BYTES: '100000', QUERY_TIMEOUT: '5s' });
   // 600 tags (more rows than the limit) and one customer whose name is 150 kB (more bytes than the limit).
   const rows = Array.from({ length: 600 }, (_, i) => ({ id: 1000 + i, name: `tag ${i}` }));
   const r = await t.gql('mutation($rows: [shop_tags_mut_input_data!]!, $name: String!) { insert_shop_tags_batch(data: $rows) { affected_rows } insert_shop_customers(data: {id: 500, name: $name, country: "GB"}) { id } }',
@@ -32,6 +34,25 @@ describe('MAX_RESPONSE_ROWS and MAX_RESPONSE_BYTES', () => {
     const under = await t.gql('{ shop_tags(limit: 400) { id } }');
     expect(under.body.errors, under.text).toBeUndefined();
     expect(under.body.data.shop_tags).toHaveLength(400);
+  });
+
+  it('asks the database for one row past the limit: two billion rows of a table function are refused at once', async () => {
+    const r = await t.gql('{ function { shop_series(start: 1, stop: 2000000000) { generate_series } } }');
+    expect(r.body.errors?.[0], r.text).toMatchObject({ path: ['function', 'shop_series'], extensions: { code: 'RESPONSE_TOO_LARGE' } });
+    // Under the limit, a table function's rows are all there, and the server keeps serving.
+    const under = await t.gql('{ function { shop_series(start: 1, stop: 400) { generate_series } } shop_tags(limit: 2) { id } }');
+    expect(under.body.errors, under.text).toBeUndefined();
+    expect(under.body.data.function.shop_series).toHaveLength(400);
+    expect(under.body.data.function.shop_series.at(-1)).toEqual({ generate_series: 400 });
+    expect(under.body.data.shop_tags).toHaveLength(2);
+  }, 30_000);
+
+  it("leaves the system identity's reads whole (no cap on its statements)", async () => {
+    const query = '{ shop_tags(limit: 1000, order_by: [{field: "id"}]) { id } }';
+    expect((await t.gql(query)).body.errors?.[0]?.extensions?.code).toBe('RESPONSE_TOO_LARGE');
+    const r = await t.app.get(InProcessClient).execute({ query }, 'system');
+    expect(r.errors).toBeUndefined();
+    expect((r.data as { shop_tags: unknown[] }).shop_tags.length).toBeGreaterThan(501);
   });
 
   it('counts every root field of the request together', async () => {

@@ -27,7 +27,9 @@ export function dataResolver(root: DataRootField, index: SchemaIndex, scope: Acc
     // /ipc streams root lists itself (SPEC §13): nothing to cache, and no whole result to time.
     if (ctx.streams) return inner(args, ctx, info);
     // A large root list the fast path writes row by row (src/pipeline/streamed.ts): no stage needs its value.
-    if (root.kind === 'list' && streamsRootList(ctx, info, args.limit, target.cacheDefault !== undefined)) return inner(args, ctx, info, undefined, true);
+    // One asked for more rows than MAX_RESPONSE_ROWS is read whole, capped at one row over it
+    // (src/planner/row-cap.ts): refused with its code before a byte is written, not cut half-way.
+    if (root.kind === 'list' && !overRowCap(deps, ctx, args.limit) && streamsRootList(ctx, info, args.limit, target.cacheDefault !== undefined)) return inner(args, ctx, info, undefined, true);
     // An answer the fast path fetched but left to graphql-js to complete (src/pipeline/fast-path/).
     const early = info.path.prev === undefined ? ctx.prefetched.get(String(info.path.key)) : undefined;
     if (early) {
@@ -37,4 +39,9 @@ export function dataResolver(root: DataRootField, index: SchemaIndex, scope: Acc
     }
     return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, (c) => inner(c.args, c.ctx, c.info, c.reads));
   };
+}
+
+function overRowCap(deps: ResolverDeps, ctx: RequestContext, limit: unknown): boolean {
+  const cap = deps.executor.rowCap(ctx);
+  return cap !== undefined && typeof limit === 'number' && limit >= cap;
 }

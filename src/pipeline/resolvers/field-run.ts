@@ -9,6 +9,7 @@ import type { PlanContext } from '../../planner/context.js';
 import type { RemoteNode } from '../../planner/ir/remote.js';
 import type { RootQuery } from '../../planner/ir/select.js';
 import type { RootTarget } from '../../planner/root.js';
+import { capRows } from '../../planner/row-cap.js';
 import type { DataRootField, SchemaIndex } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { inSpanSync } from '../../shared/tracing.js';
@@ -66,7 +67,7 @@ export function fieldRun(setup: RootFieldSetup, ctx: RequestContext, info: Graph
       return (target ??= { type: info.parentType.name, field: info.fieldName, returns: returnObject(info), nodes: info.fieldNodes });
     },
     planned: (fn) => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, fn),
-    compile: (plan) => inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(plan, ctx.timezone)),
+    compile: (plan) => inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(capRows(plan, deps.executor.rowCap(ctx)), ctx.timezone)),
     read: (stmt, remotes) => (remotes?.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt)),
     noteReads(objects) {
       for (const r of objects) {

@@ -7,6 +7,7 @@ import type { RequestContext } from '../../executor/request-context.js';
 import { type AccessScope, accessOf } from '../../permissions/access.js';
 import { planCall } from '../../planner/function.js';
 import { checkFunctionRows } from '../../planner/root.js';
+import { capRows } from '../../planner/row-cap.js';
 import type { Args } from '../../planner/select.js';
 import type { SchemaIndex } from '../../schema/surface.js';
 import { inSpanSync } from '../../shared/tracing.js';
@@ -23,7 +24,7 @@ export function functionResolver(fn: CatalogFunction, index: SchemaIndex, scope:
     const runtime = deps.registry.runtime(fn.source);
     const pctx = planContext(info, index, scope, deps.registry, ctx);
     checkFunctionRows(pctx, fn);
-    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () => runtime.compiler.compileQuery(planCall(pctx, fn, args), ctx.timezone));
+    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () => runtime.compiler.compileQuery(capRows(planCall(pctx, fn, args), deps.executor.rowCap(ctx)), ctx.timezone));
     return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, async () => {
       if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
       ctx.written.add(fn.source);

@@ -6,12 +6,13 @@ import type { RequestContext } from '../../executor/request-context.js';
 import { fieldVariables } from '../../statements/bind.js';
 import type { ReadSite } from '../../statements/cache.js';
 
-/** Where it is, the zone, the role's rules and the caller's `[$auth.*]` values. */
+/** Where it is, the zone, the role's rules, the caller's `[$auth.*]` values and whether it is limited. */
 function planKey(info: GraphQLResolveInfo, ctx: RequestContext): string {
   // `[$auth.*]` values decide the SQL of catalog views and functions for every role, unrestricted
   // ones included (issue 32: an admin's view over [$auth.user_id] answered with the first caller's rows).
   const who = `${ctx.access.unrestricted ? '' : `${ctx.access.role}#${ctx.access.generation}`}|${JSON.stringify(ctx.authVars)}`;
-  return `${responsePathAsArray(info.path).join('.')}|${ctx.timezone}|${who}|`;
+  // Callers outside the request limits get statements without the row cap (src/planner/row-cap.ts).
+  return `${responsePathAsArray(info.path).join('.')}|${ctx.timezone}|${who}|${ctx.limited ? '' : 'unlimited|'}`;
 }
 
 /** The cache site of a read field in this request. */

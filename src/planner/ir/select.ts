@@ -84,4 +84,6 @@ export interface FunctionCallNode {
   readonly scalar?: ScalarName;
   readonly list: boolean;
   readonly jsonCast: boolean;
+  /** The most rows of a table function read (src/planner/row-cap.ts); none: all of them. */
+  readonly limit?: number;
 }
