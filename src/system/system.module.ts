@@ -128,6 +128,8 @@ export class NodeBoot implements OnApplicationBootstrap {
   }
 
   private async boot(): Promise<void> {
+    // The first schema (the system modules): the sources join it as they load.
+    this.served.rebuild();
     for (const d of readDeclaredSources(this.config.CATALOGS_DIR)) {
       if (d.seedFile) this.lifecycle.seeds.set(d.row.name, d.seedFile);
       if (d.create) this.lifecycle.creatable.add(d.row.name);
