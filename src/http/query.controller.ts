@@ -11,6 +11,7 @@ import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { requestParts } from '../pipeline/limits/cost-limit.js';
 import { OperationRunner } from '../pipeline/run-operation.js';
+import { clientJqRefusal } from '../pipeline/safelist.js';
 import { streamedBody } from '../pipeline/streamed.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
@@ -64,10 +65,8 @@ export class QueryController {
       context = await this.contexts.fromHeaders(req.headers, '/query');
       if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
-      // A `_jq` variable is a client's program (querySvc runs any text): not with a safelist.
-      if (this.config.PERSISTED_QUERIES_ONLY && hasJqVariable(requestParts(req.method, req.body, search))) {
-        throw new PublicError(ErrorCode.BadRequest, `PERSISTED_QUERIES_ONLY: the ${JQ_VARIABLE} variable is not accepted (it is a jq program of the client's)`, 400);
-      }
+      const refused = hasJqVariable(requestParts(req.method, req.body, search)) ? clientJqRefusal(this.config, `the ${JQ_VARIABLE} variable`) : undefined;
+      if (refused) throw new PublicError(ErrorCode.BadRequest, refused, 400);
       const jqContext: JqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
       const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
       ({ body, search } = applied);

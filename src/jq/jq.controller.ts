@@ -10,6 +10,7 @@ import { CONFIG } from '../config/tokens.js';
 import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { OperationRunner } from '../pipeline/run-operation.js';
+import { clientJqRefusal } from '../pipeline/safelist.js';
 import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
@@ -77,8 +78,8 @@ export class JqController {
       // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
       throw new Failure(415, 'unsupported content type: send application/json');
     }
-    // Its jq program is the client's, and querySvc inside it runs any text: a safelist cannot allow it.
-    if (this.config.PERSISTED_QUERIES_ONLY) throw new Failure(403, `${JQ_QUERY_PATH} is off: this server runs only persisted queries (PERSISTED_QUERIES_ONLY)`);
+    const refused = clientJqRefusal(this.config, JQ_QUERY_PATH);
+    if (refused) throw new Failure(403, refused);
     const request = await this.contexts.fromHeaders(req.headers, JQ_QUERY_PATH);
     const body = readBody(req.body);
     const { identity, timezone } = request;

@@ -14,6 +14,7 @@ import type { InProcessClient } from '../pipeline/in-process.js';
 import type { OperationRunner } from '../pipeline/run-operation.js';
 import type { RequestLimits } from '../pipeline/limits/cost-limit.js';
 import { validateOperation, validationRules } from '../pipeline/validation.js';
+import { clientJqRefusal } from '../pipeline/safelist.js';
 import { parseDbJson } from '../shared/json.js';
 import type { RoleView } from './role-view.js';
 
@@ -74,9 +75,8 @@ export class GraphqlRunner {
 
   /** Runs the request as the caller; the response (after jq) as a value. Throws ToolFailure. */
   async run(view: RoleView, caller: RequestContext, request: RunRequest, kind: OperationKind): Promise<{ value: unknown; errors: string[] }> {
-    if (request.jq !== undefined && this.config.PERSISTED_QUERIES_ONLY) {
-      throw new ToolFailure('not accepted: this server runs only persisted queries (PERSISTED_QUERIES_ONLY), and a jq program can run any query', 'jq');
-    }
+    const refused = request.jq !== undefined ? clientJqRefusal(this.config, 'the jq argument') : undefined;
+    if (refused) throw new ToolFailure(refused, 'jq');
     const problems = this.check(view, request, caller, kind);
     if (problems.length) throw new ToolFailure(problems.join('\n'), 'query');
     // Each tool call is an operation of its own: its own transactions, statements and reads.

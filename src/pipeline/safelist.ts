@@ -20,6 +20,17 @@ const manifestSchema = z.object({
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/**
+ * The persisted-query rule for a client's own jq program, decided here for every way in (`/jq-query`,
+ * a `_jq` variable on /query, the `jq` argument of an MCP tool): with a safelist it is refused, since
+ * the program's querySvc runs any text the safelist would not. Returns why (each entry point answers
+ * it in its transport: 403, 400, a tool error), or undefined when the program may run.
+ */
+export function clientJqRefusal(config: { readonly PERSISTED_QUERIES_ONLY: boolean }, what: string): string | undefined {
+  if (!config.PERSISTED_QUERIES_ONLY) return undefined;
+  return `not accepted: ${what} carries the client's own jq program, and this server runs only persisted queries (PERSISTED_QUERIES_ONLY)`;
+}
+
 export class Safelist {
   private constructor(
     /** id (and the sha256 of the body, APQ's hash) -> body. */
