@@ -234,8 +234,10 @@ export class Executor {
     for (const c of tree.children) {
       for (const child of c.trees) {
         if (c.relation.via && c.junction) {
-          // M2M: insert the target row, then the junction row linking both ends.
-          const targetRow = await this.insertTree(ctx, runtime, conn, child, written);
+          // M2M: insert the target row (or take the existing one given by its key), then the junction row linking both ends.
+          const targetRow = child.linkOnly
+            ? Object.fromEntries(c.relation.targetFields.map((col) => [col, (child.values.get(col) as ParamExpr | undefined)?.value]))
+            : await this.insertTree(ctx, runtime, conn, child, written);
           const via = c.relation.via;
           const link = new Map<string, ParamExpr>();
           const typed = (column: string, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: c.junction?.fields.find((f) => f.column === column)?.type ?? 'String' });

@@ -14,6 +14,11 @@ export interface InsertTree {
   readonly values: ReadonlyMap<string, ParamExpr | RawSqlExpr>;
   readonly parents: readonly { readonly relation: Relation; readonly tree: InsertTree }[];
   readonly children: readonly { readonly relation: Relation; readonly trees: readonly InsertTree[]; readonly junction?: DataObject }[];
+  /**
+   * A many-to-many row the client gave by its key alone (`categories: [{id: 1}]`, hugr's relations
+   * page): the existing row is linked through the junction, not inserted.
+   */
+  readonly linkOnly?: boolean;
 }
 
 const param = (f: ColumnField, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: f.type, ...(f.list ? { list: true } : {}) });
@@ -66,7 +71,12 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
     const target = objectOf(ctx, rel.target);
     if (rel.kind === 'one') parents.push({ relation: rel, tree: planInsert(ctx, target, value as Record<string, unknown>) });
     else {
-      const trees = (value as Record<string, unknown>[]).map((v) => planInsert(ctx, target, v));
+      const keyOnly = (v: Record<string, unknown>) => {
+        const given = Object.keys(v).filter((k) => v[k] !== undefined);
+        const keys = target.fields.filter((f) => rel.targetFields.includes(f.column)).map((f) => f.name);
+        return !!rel.via && given.length === keys.length && keys.every((k) => given.includes(k) && v[k] !== null);
+      };
+      const trees = (value as Record<string, unknown>[]).map((v) => (keyOnly(v) ? { ...planInsert(ctx, target, v), linkOnly: true } : planInsert(ctx, target, v)));
       const junction = rel.via ? objectOf(ctx, rel.via.object) : undefined;
       // The junction row is written too: it is checked like every other table (issue 14 item 7).
       if (junction) {

@@ -127,3 +127,19 @@ describe('docs/5-graphql/1-queries/13-cube-hypertable.md', () => {
     expect(d.function.core.metrics).toMatch(/schema\.graphql:1\)/);
   });
 });
+
+// Last: these write.
+describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/7-relations.md', () => {
+  it('cascading inserts: a customer with its orders and their details; a product linked to existing categories (M2M)', async () => {
+    const d = await data(t, `mutation {
+      insert_customers(data: {id: 20, name: "New Customer", email: "customer@example.com", orders: [{status: "pending", total: 150, order_details: [{product_id: 1, supplier_id: 1, quantity: 2, unit_price: 75, discount: 0}]}]}) {
+        id orders { status total order_details { product_id quantity } }
+      }
+      insert_products(data: {id: 20, sku: "NEW", name: "New Product", price: 99.99, categories: [{id: 1}, {id: 2}]}) { id categories(order_by: [{field: "id"}]) { id name } }
+    }`);
+    expect(d.insert_customers).toEqual({ id: 20, orders: [{ status: 'pending', total: 150, order_details: [{ product_id: 1, quantity: 2 }] }] });
+    expect(d.insert_products).toEqual({ id: 20, categories: [{ id: 1, name: 'Beverages' }, { id: 2, name: 'Condiments' }] });
+    const back = await data(t, '{ categories_by_pk(id: 2) { products(filter: {id: {eq: 20}}) { name } } customers(filter: {orders: {any_of: {_and: [{status: {eq: "pending"}} {total: {gt: 100}}]}}}) { id } }');
+    expect(back).toEqual({ categories_by_pk: { products: [{ name: 'New Product' }] }, customers: [{ id: 20 }] });
+  });
+});
