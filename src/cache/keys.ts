@@ -21,9 +21,22 @@ export interface CacheKeyParts {
   readonly explicitKey?: string | null;
 }
 
+/** Whose an entry is: the part of every cache key that keeps one caller's answers from another's. */
+export type CacheScope = Pick<CacheKeyParts, 'role' | 'userId' | 'auth' | 'timezone' | 'schemaVersion'>;
+
+const scopeParts = (s: CacheScope): string[] => [s.role, s.userId ?? '', s.timezone ?? '', String(s.schemaVersion ?? ''), ...(s.auth ? [s.auth] : [])];
+
+/**
+ * The scope as text, for keys made elsewhere (/jq-query's, src/jq/cache.ts): the role, then a hash of
+ * the rest, the same parts a field result's key is scoped by (issue 14 item 11, SPEC §9).
+ */
+export function cacheScope(s: CacheScope): string {
+  return `${s.role}:${createHash('sha256').update(stableJson(scopeParts(s))).digest('hex').slice(0, 32)}`;
+}
+
 /** sha256 (hex) of the parts; equal parts (variables in any key order) give equal keys. */
 export function cacheKey(parts: CacheKeyParts): string {
-  const scope = [parts.role, parts.userId ?? '', parts.timezone ?? '', String(parts.schemaVersion ?? ''), ...(parts.auth ? [parts.auth] : [])];
+  const scope = scopeParts(parts);
   const what = parts.explicitKey
     ? ['key', expandKey(parts.explicitKey, parts.variables ?? undefined)]
     : ['query', parts.query ?? '', parts.operationName ?? '', parts.fieldPath ?? '', stableJson(parts.variables ?? null)];

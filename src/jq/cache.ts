@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { parseDurationMs } from '../shared/duration.js';
+import { cacheScope, stableJson } from '../cache/keys.js';
 
 export const JQ_CACHE = Symbol('svc.jq.cache');
 
@@ -51,7 +52,8 @@ function bad(message: string): PublicError {
  * read) and the time zone timestamps are rendered in.
  */
 export function callerScope(role: string, authVars: Readonly<Record<string, unknown>>, timezone: string): string {
-  return `${role}:${createHash('sha256').update(JSON.stringify([authVars, timezone])).digest('hex').slice(0, 32)}`;
+  // The scope of every cache key (src/cache/keys.ts): /jq-query's entries are scoped as field results are.
+  return cacheScope({ role, auth: stableJson(authVars), timezone });
 }
 
 /** sha256 (hex) of the request body as JSON text. */
