@@ -23,9 +23,9 @@ export class ResponseBudget {
   addText(text: string): void {
     this.bytes += text.length;
     this.checkBytes();
-    // Every object counted (`{"":0}`, or `{"":` nested and its `}`) takes at least five characters:
-    // a text too short to cross the row limit is not scanned.
-    if (this.limits.rows > 0 && this.rows + text.length / 5 > this.limits.rows) this.rows += objectsIn(text, this.limits.rows - this.rows);
+    // Every text is scanned (natively, stopping once past the limit): a short one cannot cross the
+    // limit alone, but its objects still count towards it (one streamed row at a time, many fields).
+    if (this.limits.rows > 0) this.rows += objectsIn(text, this.limits.rows - this.rows);
     this.checkRows();
   }
 

@@ -5,6 +5,7 @@
 // the socket. The answer is the same text: each row's JSON is what the whole list's would hold.
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
 import { StreamedList, stringifyJson } from '../shared/json.js';
 
 /**
@@ -18,8 +19,8 @@ export function streamsRootList(ctx: RequestContext, info: GraphQLResolveInfo, l
 }
 
 /** Registers the rows of a streamed list on the request and returns its marker. */
-export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<readonly unknown[]>): StreamedList {
-  const list = new StreamedList(ctx.streamed.length, rows);
+export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<readonly unknown[]>, path: readonly (string | number)[]): StreamedList {
+  const list = new StreamedList(ctx.streamed.length, rows, path);
   ctx.streamed.push(list);
   return list;
 }
@@ -28,8 +29,13 @@ export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<rea
  * The response body: the answer text with each marker replaced by its list, `[` rows `]`. A failure
  * half-way cannot be answered any more (the status and the first rows are sent): the error ends the
  * stream, and the connection is closed without the end of the JSON, so no client reads it as whole.
+ * Crossing MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES is the exception (issue 31): the list ends there,
+ * the document is completed, and an `errors` entry RESPONSE_TOO_LARGE at the list's path says that
+ * the list is incomplete. A streamed answer has no errors of its own (the fast path answered every
+ * field), so the entry is the document's last member.
  */
 export async function* streamedBody(text: string, lists: readonly StreamedList[]): AsyncGenerator<string> {
+  const cut: { message: string; path: readonly (string | number)[]; extensions: { code: ErrorCode } }[] = [];
   let at = 0;
   for (;;) {
     const start = text.indexOf('\u0000', at);
@@ -39,15 +45,22 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
     if (!list) throw new Error('unknown streamed list in the answer');
     yield `${text.slice(at, start)}[`;
     let first = true;
-    for await (const batch of list.rows()) {
-      if (!batch.length) continue;
-      // Rows from the database as text are the answer's; values (PostgreSQL's parsed rows) are written as the list would be.
-      const rows = batch.map((r) => (typeof r === 'string' ? r : stringifyJson(r))).join(',');
-      yield first ? rows : `,${rows}`;
-      first = false;
+    try {
+      for await (const batch of list.rows()) {
+        if (!batch.length) continue;
+        // Rows from the database as text are the answer's; values (PostgreSQL's parsed rows) are written as the list would be.
+        const rows = batch.map((r) => (typeof r === 'string' ? r : stringifyJson(r))).join(',');
+        yield first ? rows : `,${rows}`;
+        first = false;
+      }
+    } catch (e) {
+      if (!(e instanceof PublicError && e.code === ErrorCode.ResponseTooLarge) || text.startsWith('{"errors"')) throw e;
+      cut.push({ message: e.message, path: list.path, extensions: { code: e.code } });
     }
     yield ']';
     at = end + 1;
   }
-  yield text.slice(at);
+  const tail = text.slice(at);
+  // The answer ends with its closing brace: the errors go in before it.
+  yield cut.length ? `${tail.slice(0, tail.lastIndexOf('}'))},"errors":${JSON.stringify(cut)}}` : tail;
 }

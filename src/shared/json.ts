@@ -112,6 +112,8 @@ export class StreamedList extends RawJson {
     readonly id: number,
     /** The rows, a batch at a time: JSON text (as the database wrote it) or values to stringify. */
     readonly rows: () => AsyncGenerator<readonly unknown[]>,
+    /** The list's response path (an error that ends it cleanly names it). */
+    readonly path: readonly (string | number)[] = [],
   ) {
     super(`\u0000${id}\u0000`);
   }

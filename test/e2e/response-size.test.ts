@@ -10,7 +10,8 @@ let t: TestApp;
 
 beforeAll(async () => {
   // QUERY_TIMEOUT: a statement that ran on past the limit would answer a timeout instead.
-  t = await startApp({ MAX_RESPONSE_ROWS: '500', MAX_RESPONSE_BYTES: '100000', QUERY_TIMEOUT: '5s' });
+  // STREAM_LIST_ROWS: a root list asked for more than 100 rows is written row by row.
+  t = await startApp({ MAX_RESPONSE_ROWS: '500', MAX_RESPONSE_BYTES: '100000', QUERY_TIMEOUT: '5s', STREAM_LIST_ROWS: '100' });
   // 600 tags (more rows than the limit) and one customer whose name is 150 kB (more bytes than the limit).
   const rows = Array.from({ length: 600 }, (_, i) => ({ id: 1000 + i, name: `tag ${i}` }));
   const r = await t.gql('mutation($rows: [shop_tags_mut_input_data!]!, $name: String!) { insert_shop_tags_batch(data: $rows) { affected_rows } insert_shop_customers(data: {id: 500, name: $name, country: "GB"}) { id } }',
@@ -66,6 +67,29 @@ describe('MAX_RESPONSE_ROWS and MAX_RESPONSE_BYTES', () => {
       message: 'the answer is larger than 100000 bytes, the limit of one request (MAX_RESPONSE_BYTES); ask for fewer rows or fields, or page with offset',
       extensions: { code: 'RESPONSE_TOO_LARGE' },
     });
+  });
+
+  it('ends a streamed /query list that crosses the byte limit with a whole document and the error at its path', async () => {
+    const r = await t.gql('{ shop_customers(limit: 450, order_by: [{field: "id"}]) { id name } }');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-length'], 'streamed').toBeUndefined();
+    const body = JSON.parse(r.text);
+    expect(Array.isArray(body.data.shop_customers)).toBe(true);
+    expect(body.data.shop_customers.some((c: { id: number }) => c.id === 500)).toBe(false);
+    expect(body.errors).toEqual([{
+      message: 'the answer is larger than 100000 bytes, the limit of one request (MAX_RESPONSE_BYTES); ask for fewer rows or fields, or page with offset',
+      path: ['shop_customers'],
+      extensions: { code: 'RESPONSE_TOO_LARGE' },
+    }]);
+    // A streamed list asked for more rows than the limit is refused before it is written.
+    const over = await t.gql('{ shop_tags(limit: 800) { id } }');
+    expect(over.headers['content-length']).toBeDefined();
+    expect(over.body).toMatchObject({ data: { shop_tags: null }, errors: [{ path: ['shop_tags'], extensions: { code: 'RESPONSE_TOO_LARGE' } }] });
+    // Under both, a streamed list is whole.
+    const under = await t.gql('{ shop_tags(limit: 450, order_by: [{field: "id"}]) { id } }');
+    expect(under.headers['content-length']).toBeUndefined();
+    expect(under.body.errors, under.text).toBeUndefined();
+    expect(under.body.data.shop_tags).toHaveLength(450);
   });
 
   it('stops an /ipc stream at the bound and says why', async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dialects, startDialects } from '../support/dialects.js';
 import { streamedBody } from '../../src/pipeline/streamed.js';
+import { ErrorCode, PublicError } from '../../src/shared/errors.js';
 import { StreamedList } from '../../src/shared/json.js';
 
 let streamed: Dialects;
@@ -73,6 +74,17 @@ describe('streamedBody', () => {
     const lists = [new StreamedList(0, () => rows([['{"a":1.50}', '{"a":2}'], [], ['{"a":3}']])), new StreamedList(1, () => rows([[{ b: 10n ** 20n }, { b: null }]]))];
     const text = `{"data":{"x":${lists[0]!.text},"y":{"z":1},"w":${lists[1]!.text}},"extensions":{}}`;
     expect(await read(streamedBody(text, lists))).toBe('{"data":{"x":[{"a":1.50},{"a":2},{"a":3}],"y":{"z":1},"w":[{"b":100000000000000000000},{"b":null}]},"extensions":{}}');
+  });
+
+  it('ends a list cut by the response limits with a whole document and the error at its path', async () => {
+    const tooLarge = new PublicError(ErrorCode.ResponseTooLarge, 'too large');
+    const lists = [new StreamedList(0, () => rows([['{"a":1}']], tooLarge), ['x']), new StreamedList(1, () => rows([], tooLarge), ['w'])];
+    const out = await read(streamedBody(`{"data":{"x":${lists[0]!.text},"w":${lists[1]!.text}},"extensions":{}}`, lists));
+    expect(JSON.parse(out)).toEqual({
+      data: { x: [{ a: 1 }], w: [] },
+      extensions: {},
+      errors: [{ message: 'too large', path: ['x'], extensions: { code: 'RESPONSE_TOO_LARGE' } }, { message: 'too large', path: ['w'], extensions: { code: 'RESPONSE_TOO_LARGE' } }],
+    });
   });
 
   it('ends with the error when the rows fail half-way (the JSON is never completed)', async () => {

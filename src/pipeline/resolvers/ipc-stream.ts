@@ -19,8 +19,8 @@ export const streamable = (runtime: DataSourceRuntime, remotes: number): boolean
 export function streamRows(executor: Executor, ctx: RequestContext, info: GraphQLResolveInfo, runtime: DataSourceRuntime, select: SelectNode): unknown {
   const stmt = runtime.compiler.compileRows!(select, ctx.timezone);
   ctx.statements++;
-  if (!ctx.streams) return streamedList(ctx, () => executor.stream(ctx, runtime, stmt, true));
   const path = responsePathAsArray(info.path);
+  if (!ctx.streams) return streamedList(ctx, () => executor.stream(ctx, runtime, stmt, true), path);
   // A field the role may not read is null in every row: one error per denied path, as graphql-js gives.
   const errors = deniedPaths(select).map((p) => ({ message: 'forbidden', path: [...path, ...p], extensions: { code: ErrorCode.Forbidden } }));
   ctx.streams!.set(path.join('.'), { source: runtime.name, rows: () => executor.stream(ctx, runtime, stmt), ...(errors.length ? { errors } : {}) });
