@@ -194,7 +194,8 @@ export class Executor {
   /** The request's answer budget; none for callers outside the request limits (the system identity). */
   private budget(ctx: RequestContext): ResponseBudget | undefined {
     if (!ctx.limited || (this.responseLimits.rows <= 0 && this.responseLimits.bytes <= 0)) return undefined;
-    return (ctx.responseBudget ??= new ResponseBudget(this.responseLimits));
+    const owner = ctx.budgetOf ?? ctx;
+    return (owner.responseBudget ??= new ResponseBudget(this.responseLimits));
   }
 
   private async write(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, stmt: CompiledSql) {

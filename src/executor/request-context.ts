@@ -66,6 +66,8 @@ export class RequestContext {
 
   /** What this request's answer holds so far, against MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES (src/executor/executor.ts). */
   responseBudget: ResponseBudget | undefined;
+  /** The request this operation runs inside (querySvc of a jq program): they share its budget. */
+  budgetOf?: RequestContext;
 
   /** Aborted when the client went away (src/shared/request-scope.ts); none outside HTTP requests. */
   signal?: AbortSignal;

@@ -79,11 +79,14 @@ export class RequestContextFactory {
 
   /**
    * Another operation of the same caller (querySvc, a client call inside a request): the same
-   * identity, access, zone and limits, with state of its own (transactions, statements, stats).
+   * identity, access, zone and limits, with state of its own (transactions, statements, stats) but the
+   * request's answer budget.
    */
   derive(parent: RequestContext): RequestContext {
     const derived = new RequestContext(parent.identity, parent.access, parent.timezone, parent.limited);
     if (parent.signal) derived.signal = parent.signal;
+    // One request's answers count together, however many operations a jq program runs (issue 31).
+    derived.budgetOf = parent.budgetOf ?? parent;
     return derived;
   }
 

@@ -92,6 +92,18 @@ describe('MAX_RESPONSE_ROWS and MAX_RESPONSE_BYTES', () => {
     expect(under.body.data.shop_tags).toHaveLength(450);
   });
 
+  it("counts a jq program's querySvc answers with the request's own", async () => {
+    // Different variables per call (equal calls are answered once); the calls of one pass run together.
+    const jq = '[range(0; 8) | querySvc("query($s: Int!, $e: Int!) { function { shop_series(start: $s, stop: $e) { generate_series } } }"; {s: (. * 1000), e: (. * 1000 + 99)}) | {n: (.data.function.shop_series // [] | length), codes: (.errors // [] | map(.extensions.code))}]';
+    const r = await t.request({ method: 'POST', url: '/jq-query', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ jq, query: { query: '{ shop_tags(limit: 1) { id } }' } }) });
+    expect(r.status, r.text).toBe(200);
+    const calls = r.body as { n: number; codes: string[] }[];
+    expect(calls).toHaveLength(8);
+    // 800 rows asked in all: at most 500 held, the rest refused with the code.
+    expect(calls.reduce((sum, c) => sum + c.n, 0)).toBeLessThanOrEqual(500);
+    expect(calls.filter((c) => c.codes.includes('RESPONSE_TOO_LARGE')).length).toBeGreaterThanOrEqual(3);
+  });
+
   it('stops an /ipc stream at the bound and says why', async () => {
     const r = await t.app.getHttpAdapter().getInstance().inject({
       method: 'POST', url: '/ipc', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: '{ shop_tags(limit: 1000) { id name } }' }),
