@@ -1,0 +1,117 @@
+// hugr's schema-definition pages on data objects (issue 32): overview, queries, mutations, aggregations,
+// joins and function calls (docs/4-engine-configuration/3-schema-definition/3-data-objects/), on the shop
+// fixture (test/compat/shop) and, for the overview's naming example, a source connected as a module.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, tempDir } from '../support/app.js';
+import { COMPAT, data, writeSource } from './support.js';
+
+const PAGES = 'docs/4-engine-configuration/3-schema-definition/3-data-objects';
+let t: TestApp;
+beforeAll(async () => {
+  // The shop source has no prefix (as the pages name objects), so it stands in for northwind, whose names it shares.
+  const dir = join(tempDir(), 'catalogs');
+  mkdirSync(dir, { recursive: true });
+  {
+    writeSource(dir, 'shop', { 'source.yaml': 'type: duckdb\npath: shop.duckdb\ncreate: true\nseed: seed.sql\n' });
+    copyFileSync(join(COMPAT, 'shop', 'schema.graphql'), join(dir, 'shop', 'schema.graphql'));
+    copyFileSync(join(COMPAT, 'shop', 'seed.sql'), join(dir, 'shop', 'seed.sql'));
+    writeSource(dir, 'sales', {
+      'source.yaml': 'type: duckdb\npath: sales.duckdb\ncreate: true\nseed: seed.sql\nprefix: se\nas_module: true\n',
+      'seed.sql': "CREATE TABLE customers (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, email VARCHAR NOT NULL, created_at TIMESTAMPTZ);\nINSERT INTO customers VALUES (1, 'Ada', 'ada@example.com', '2024-01-01T00:00:00Z');\n",
+      'schema.graphql': 'type customers @table(name: "customers") @module(name: "crm") {\n  id: Int! @pk\n  name: String!\n  email: String!\n  created_at: Timestamp\n}\n',
+    });
+  }
+  t = await startApp({ CATALOGS_DIR: dir });
+}, 60_000);
+afterAll(() => t?.close());
+
+describe(`${PAGES}/1-overview.md`, () => {
+  it('a source connected as module `sales`, a table in module `crm`: queries and mutations under sales { crm { ... } }', async () => {
+    const q = await data(t, `{ sales { crm {
+      customers { id name email created_at }
+      customers_by_pk(id: 1) { name }
+      customers_aggregation { _rows_count }
+      customers_bucket_aggregation { key { name } aggregations { _rows_count } }
+    } } }`);
+    expect(q.sales.crm).toEqual({
+      customers: [{ id: 1, name: 'Ada', email: 'ada@example.com', created_at: '2024-01-01T00:00:00Z' }],
+      customers_by_pk: { name: 'Ada' },
+      customers_aggregation: { _rows_count: 1 },
+      customers_bucket_aggregation: [{ key: { name: 'Ada' }, aggregations: { _rows_count: 1 } }],
+    });
+    const m = await data(t, `mutation { sales { crm {
+      insert_customers(data: {id: 2, name: "Bo", email: "bo@example.com"}) { id name }
+      update_customers(filter: {id: {eq: 2}}, data: {name: "Bob"}) { affected_rows }
+      delete_customers(filter: {id: {eq: 2}}) { affected_rows }
+    } } }`);
+    expect(m.sales.crm).toEqual({ insert_customers: { id: 2, name: 'Bo' }, update_customers: { affected_rows: 1 }, delete_customers: { affected_rows: 1 } });
+  });
+
+  it('the source prefix names the types (se_customers); views have no mutations', async () => {
+    const d = await data(t, `{ table: __type(name: "se_customers") { name } mutation: __schema { mutationType { name } }
+      view: __type(name: "Mutation") { fields { name } } }`);
+    expect(d.table).toEqual({ name: 'se_customers' });
+    const mutations = JSON.stringify(d.view);
+    expect(mutations).not.toContain('insert_top_customers');
+    expect(mutations).toContain('insert_orders');
+  });
+});
+
+describe(`${PAGES}/4-queries.md`, () => {
+  it('select with filter, order_by, limit, offset and distinct_on; by primary key; by unique key', async () => {
+    const d = await data(t, `{
+      page: customers(filter: {country: {eq: "USA"}}, order_by: [{field: "name", direction: ASC}], limit: 10, offset: 1) { id name city country }
+      one_per_city: customers(filter: {country: {eq: "USA"}}, distinct_on: ["city"], order_by: [{field: "city"}]) { city country }
+      customers_by_pk(id: 2) { id name email }
+      order_details_by_pk(id: 2) { quantity unit_price }
+      customers_by_email(email: "cleo@example.com") { id name created_at }
+    }`);
+    expect(d.page).toEqual([{ id: 2, name: 'Ben', city: 'Austin', country: 'USA' }, { id: 3, name: 'Cleo', city: 'Boston', country: 'USA' }]);
+    expect(d.one_per_city).toEqual([{ city: 'Austin', country: 'USA' }, { city: 'Boston', country: 'USA' }]);
+    expect(d.customers_by_pk).toEqual({ id: 2, name: 'Ben', email: 'ben@example.com' });
+    expect(d.order_details_by_pk).toEqual({ quantity: 2, unit_price: 60 });
+    expect(d.customers_by_email).toEqual({ id: 3, name: 'Cleo', created_at: '2024-01-10T00:00:00Z' });
+  });
+
+  it('filter input: scalar operators by type, _and/_or/_not, relation filters with any_of/all_of/none_of', async () => {
+    const d = await data(t, `{
+      orders(filter: {
+        _and: [{status: {eq: "completed"}}, {total: {gte: 100}}]
+        _or: [{priority: {eq: "high"}}, {customer: {vip: {eq: true}}}]
+        _not: {order_date: {is_null: true}}
+      }, order_by: [{field: "id"}]) { id status total }
+      any: customers(filter: {orders: {any_of: {status: {eq: "pending"}, total: {gt: 50}}}}) { id name orders(order_by: [{field: "id"}]) { id status total } }
+      all: customers(filter: {orders: {all_of: {status: {eq: "completed"}}}, id: {in: [1, 2, 4]}}) { id }
+      none: customers(filter: {orders: {none_of: {status: {eq: "completed"}}}}, order_by: [{field: "id"}]) { id }
+      strings: customers(filter: {name: {ilike: "%E%"}, email: {regex: "^b"}, _not: {city: {eq: "Boston"}}}) { id }
+      numbers: orders(filter: {total: {ne: 120, lte: 150, in: [80, 120, 150]}}, order_by: [{field: "id"}]) { id }
+      booleans: customers(filter: {vip: {eq: true}, created_at: {lt: "2024-01-01T00:00:00Z"}}) { id }
+    }`);
+    expect(d.orders).toEqual([{ id: 1, status: 'completed', total: 120 }, { id: 4, status: 'completed', total: 1500 }]);
+    expect(d.any).toEqual([{ id: 2, name: 'Ben', orders: [{ id: 3, status: 'pending', total: 80 }] }]);
+    expect(d.all).toEqual([{ id: 1 }]);
+    expect(d.none).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(d.strings).toEqual([{ id: 2 }]);
+    expect(d.numbers).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(d.booleans).toEqual([{ id: 2 }]);
+    const types = await data(t, '{ __type(name: "customers_filter") { inputFields { name type { name } } } }');
+    const fields = Object.fromEntries(types.__type.inputFields.map((f: any) => [f.name, f.type.name]));
+    expect(fields).toMatchObject({ _and: null, _or: null, _not: 'customers_filter', orders: 'orders_list_filter' });
+  });
+
+  it('sorting by a related field, pagination with variables, distinct values, a parameterized view with args', async () => {
+    const d = await data(t, `query Page($limit: Int!, $offset: Int!) {
+      products(order_by: [{field: "category.name", direction: ASC}, {field: "price", direction: DESC}]) { id name price category { name } }
+      customers(limit: $limit, offset: $offset, order_by: [{field: "id"}]) { id name }
+      places: customers(distinct_on: ["country", "city"], order_by: [{field: "country"}, {field: "city"}]) { country city }
+      top_customers(args: {from: "2024-01-01T00:00:00Z", to: "2024-12-31T00:00:00Z"}, filter: {total_spent: {gte: 200}}, limit: 5, order_by: [{field: "customer_id"}]) { customer_id total_spent }
+    }`, { limit: 2, offset: 1 });
+    expect(d.products.map((p: any) => p.id)).toEqual([3, 1, 4, 2]);
+    expect(d.products[0]).toEqual({ id: 3, name: 'Bridge', price: 60, category: { name: 'Books' } });
+    expect(d.customers).toEqual([{ id: 2, name: 'Ben' }, { id: 3, name: 'Cleo' }]);
+    expect(d.places).toEqual([{ country: 'Italy', city: 'Rome' }, { country: 'USA', city: 'Austin' }, { country: 'USA', city: 'Boston' }]);
+    expect(d.top_customers).toEqual([{ customer_id: 1, total_spent: 270 }, { customer_id: 4, total_spent: 1500 }]);
+  });
+});
