@@ -115,3 +115,80 @@ describe(`${PAGES}/4-queries.md`, () => {
     expect(d.top_customers).toEqual([{ customer_id: 1, total_spent: 270 }, { customer_id: 4, total_spent: 1500 }]);
   });
 });
+
+describe(`${PAGES}/5-mutations.md`, () => {
+  it('insert one row (defaults fill status and created_at) and a batch; a table without a key answers an OperationResult', async () => {
+    const one = await data(t, 'mutation { insert_customers(data: {name: "John Doe", email: "john@example.com", status: "active"}) { id name email status created_at } }');
+    expect(one.insert_customers).toMatchObject({ id: 10, name: 'John Doe', email: 'john@example.com', status: 'active' });
+    expect(Date.parse(one.insert_customers.created_at)).toBeGreaterThan(Date.parse('2025-01-01'));
+    // Several rows: insert_T_batch (README "Compatibility with hugr": insert_T takes one row).
+    const batch = await data(t, 'mutation { insert_products_batch(data: [{name: "Product A", price: 99.99}, {name: "Product B", price: 149.99}]) { affected_rows success } }');
+    expect(batch.insert_products_batch).toEqual({ affected_rows: 2, success: true });
+    const rows = await data(t, '{ products(filter: {id: {gte: 10}}, order_by: [{field: "id"}]) { id name price } }');
+    expect(rows.products).toEqual([{ id: 10, name: 'Product A', price: 99.99 }, { id: 11, name: 'Product B', price: 149.99 }]);
+    const keyless = await data(t, 'mutation { insert_old_logs(data: {message: "d"}) { affected_rows success } }');
+    expect(keyless.insert_old_logs).toEqual({ affected_rows: 1, success: true });
+  });
+
+  it('insert with related rows (one-to-many, nested two levels) in one transaction; sequences fill keys', async () => {
+    const d = await data(t, `mutation { insert_customers(data: {
+      name: "Jane Smith", email: "jane@example.com"
+      addresses: [{street: "123 Main St", city: "New York", type: "billing"}, {street: "456 Oak Ave", city: "Boston", type: "shipping"}]
+      orders: [{order_date: "2024-01-15T00:00:00Z", status: "pending", order_details: [{product_id: 1, quantity: 2, unit_price: 50.00}]}]
+    }) { id name status addresses(order_by: [{field: "id"}]) { id type city } orders { id order_number status order_details { product_id quantity } } } }`);
+    expect(d.insert_customers).toEqual({
+      id: 11, name: 'Jane Smith', status: 'pending',
+      addresses: [{ id: 10, type: 'billing', city: 'New York' }, { id: 11, type: 'shipping', city: 'Boston' }],
+      orders: [{ id: 100, order_number: 5000, status: 'pending', order_details: [{ product_id: 1, quantity: 2 }] }],
+    });
+  });
+
+  it('update and delete by filter (relation filters too); soft delete marks the row, @with_deleted shows it', async () => {
+    const d = await data(t, `mutation {
+      update_customers(filter: {id: {eq: 10}}, data: {email: "newemail@example.com", updated_at: "2024-01-15T10:00:00Z"}) { affected_rows success message }
+      update_products(filter: {category_id: {eq: 2}, status: {eq: "active"}}, data: {discount: 0.15}) { affected_rows success }
+      update_orders(filter: {_and: [{status: {eq: "pending"}}, {created_at: {lt: "2024-01-01T00:00:00Z"}}, {customer: {status: {eq: "active"}}}]}, data: {status: "cancelled"}) { affected_rows }
+      delete_old_logs(filter: {created_at: {lt: "2023-01-01T00:00:00Z"}}) { affected_rows }
+      delete_customers(filter: {id: {eq: 10}}) { affected_rows success }
+    }`);
+    expect(d).toEqual({
+      update_customers: { affected_rows: 1, success: true, message: 'updated' },
+      update_products: { affected_rows: 1, success: true },
+      update_orders: { affected_rows: 1 },
+      delete_old_logs: { affected_rows: 2 },
+      delete_customers: { affected_rows: 1, success: true },
+    });
+    const after = await data(t, `{
+      gone: customers(filter: {id: {eq: 10}}) { id }
+      kept: customers(filter: {id: {eq: 10}}) @with_deleted { id email updated_at deleted_at }
+      orders_by_pk(id: 5) { status }
+      products(filter: {discount: {eq: 0.15}}) { id }
+    }`);
+    expect(after.gone).toEqual([]);
+    expect(after.kept).toMatchObject([{ id: 10, email: 'newemail@example.com', updated_at: '2024-01-15T10:00:00Z' }]);
+    expect(after.kept[0].deleted_at).not.toBeNull();
+    expect(after.orders_by_pk).toEqual({ status: 'cancelled' });
+    expect(after.products).toEqual([{ id: 2 }]);
+  });
+
+  it('all mutations of one request run in one transaction: a failing one leaves nothing written', async () => {
+    const r = await t.gql(`mutation {
+      update_inventory: update_products(filter: {id: {eq: 3}}, data: {stock_quantity: 45}) { affected_rows }
+      create_order: insert_orders(data: {customer_id: 2, status: "pending", total: 10}) { id }
+      bad: insert_customers(data: {name: "Dup", email: "ada@example.com"}) { id }
+    }`);
+    expect(r.body.errors?.length, r.text).toBeGreaterThan(0);
+    const d = await data(t, '{ products_by_pk(id: 3) { stock_quantity } orders_aggregation(filter: {total: {eq: 10}}) { _rows_count } }');
+    expect(d).toEqual({ products_by_pk: { stock_quantity: 2 }, orders_aggregation: { _rows_count: 0 } });
+  });
+
+  it('generated input types: insert data carries relations, update data only direct fields', async () => {
+    const d = await data(t, `{ ins: __type(name: "customers_mut_input_data") { inputFields { name } }
+      upd: __type(name: "customers_mut_data") { inputFields { name } } }`);
+    const ins = d.ins.inputFields.map((f: any) => f.name);
+    const upd = d.upd.inputFields.map((f: any) => f.name);
+    expect(ins).toEqual(expect.arrayContaining(['name', 'email', 'status', 'addresses', 'orders']));
+    expect(upd).toEqual(expect.arrayContaining(['name', 'email', 'status', 'updated_at']));
+    expect(upd).not.toContain('orders');
+  });
+});
