@@ -46,6 +46,8 @@ function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Ex
 
 export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<string, unknown>): FunctionCallNode {
   const call = callOf(ctx, fn, (name) => argParam(ctx, fn, name, args), (name) => fn.skipNullArg && argParam(ctx, fn, name, args).value === null);
+  // One object of a structured type (not JSON cast to it): its members, rendered one by one.
+  const struct = !fn.isTable && !fn.jsonCast && !fn.returns.list && !isScalar(fn.returns.type) ? ctx.index.structs.get(fn.returns.type) : undefined;
   return {
     kind: 'call',
     call,
@@ -53,6 +55,7 @@ export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<str
     list: fn.returns.list,
     jsonCast: fn.jsonCast,
     ...(isScalar(fn.returns.type) ? { scalar: fn.returns.type } : {}),
+    ...(struct ? { members: struct.fields.map((f) => ({ key: f.source ?? f.name, list: f.list, ...(isScalar(f.type) ? { scalar: f.type } : {}) })) } : {}),
   };
 }
 

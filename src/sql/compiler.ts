@@ -564,9 +564,22 @@ export abstract class SqlCompiler {
       const from = q.call.sql ? (limit ? `(SELECT * FROM ${expr} AS _l${limit})` : expr) : `(SELECT * FROM ${expr}${limit})`;
       return `SELECT ${this.rootJson(this.jsonArrayAgg(this.rowValue('_f'), '', false))} AS result FROM ${from} AS _f`;
     }
+    if (q.members?.length && this.structMember('_c._v', q.members[0]!.key) !== undefined) {
+      // Read once, its members rendered: NULL stays null, not an object of nulls.
+      const pairs = q.members.map((m): [string, string] => {
+        const member = this.structMember('_c._v', m.key)!;
+        return [m.key, m.scalar ? this.renderScalar(member, m.scalar, m.list, ctx) : this.valueJson(member)];
+      });
+      return `SELECT ${this.rootJson(`CASE WHEN _c._v IS NULL THEN NULL ELSE ${this.jsonObject(pairs, ctx)} END`)} AS result FROM (SELECT ${expr} AS _v) AS _c`;
+    }
     let value = q.jsonCast ? this.castJson(expr) : expr;
     if (q.result === 'scalar' && q.scalar) value = this.renderScalar(value, q.scalar, q.list, ctx);
     return `SELECT ${this.rootJson(this.valueJson(value))} AS result`;
+  }
+
+  /** A member of a struct/composite value; undefined where the dialect has no such values (the object is answered as it comes). */
+  protected structMember(_expr: string, _key: string): string | undefined {
+    return undefined;
   }
 
   /** `_spatial` relationships (SPEC §4): the dialect's geometry functions; others refuse clearly. */

@@ -242,12 +242,12 @@ describe('docs/5-graphql/1-queries/1-function-calls.md', () => {
   it('scalar, object-returning and table functions; several in one request with aliases', async () => {
     const d = await data(t, `{ function {
       convert_price(amount: 10, from_currency: "USD", to_currency: "EUR")
-      customer_stats: get_customer_stats(customer_id: 1) { total_orders total_spent }
+      customer_stats: get_customer_stats(customer_id: 1) { total_orders total_spent last_order_date }
       recommendations: get_recommendations(customer_id: 1, limit: 2) { product_id score }
     } }`);
     expect(d.function).toEqual({
       convert_price: 5,
-      customer_stats: { total_orders: 2, total_spent: 263 },
+      customer_stats: { total_orders: 2, total_spent: 263, last_order_date: '2024-02-11T12:00:00Z' },
       recommendations: [{ product_id: 4, score: 6 }, { product_id: 2, score: 3 }],
     });
   });

@@ -84,6 +84,12 @@ export interface FunctionCallNode {
   readonly scalar?: ScalarName;
   readonly list: boolean;
   readonly jsonCast: boolean;
+  /**
+   * An object result's members (the key its answer is read from, and the scalar, none for a nested
+   * object): each is written as its scalar is everywhere else (a Timestamp in RFC 3339), not as the
+   * database writes a struct member.
+   */
+  readonly members?: readonly { readonly key: string; readonly scalar?: ScalarName; readonly list: boolean }[];
   /** The most rows of a table function read (src/planner/row-cap.ts); none: all of them. */
   readonly limit?: number;
 }

@@ -167,6 +167,10 @@ export class DuckDbCompiler extends SqlCompiler {
     return alias;
   }
 
+  protected override structMember(expr: string, key: string): string {
+    return `struct_extract(${expr}, ${jsonKey(key)})`;
+  }
+
   protected override valueJson(expr: string): string {
     return expr;
   }

@@ -227,6 +227,10 @@ export class PostgresCompiler extends RowsCompiler {
     return alias;
   }
 
+  protected override structMember(expr: string, key: string): string {
+    return `(${expr}).${this.quoteIdentifier(key)}`;
+  }
+
   protected override valueJson(expr: string): string {
     return `to_json(${expr})`;
   }
