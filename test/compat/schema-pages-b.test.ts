@@ -1,0 +1,97 @@
+// hugr's schema-definition pages (issue 32), second part: modules. The catalogs are ours, written in
+// the syntax each page shows; the requests are the pages' requests on our data.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { startApp, type TestApp, tempDir } from '../support/app.js';
+import { data, writeSource } from './support.js';
+
+const KEY = { 'x-svc-secret-key': 'compat-b' };
+const as = (role: string) => ({ ...KEY, 'x-svc-role': role, 'x-svc-user-id': '1' });
+
+let t: TestApp;
+beforeAll(async () => {
+  const dir = join(tempDir(), 'catalogs');
+  // Objects and functions placed in modules, one nested (sales.reports); the source itself is not a module.
+  writeSource(dir, 'shop', {
+    'source.yaml': 'type: duckdb\npath: ":memory:"\nseed: seed.sql\n',
+    'seed.sql': [
+      'CREATE SEQUENCE customer_ids START 3;',
+      "CREATE TABLE customers (id INTEGER PRIMARY KEY DEFAULT nextval('customer_ids'), name VARCHAR NOT NULL, email VARCHAR NOT NULL, created_at TIMESTAMPTZ);",
+      "INSERT INTO customers VALUES (1, 'Ann', 'ann@example.com', '2024-05-01 09:00:00+00'), (2, 'Ben', 'ben@example.com', NULL);",
+      'CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER, total DOUBLE, category VARCHAR, year INTEGER);',
+      "INSERT INTO orders VALUES (10, 1, 20, 'books', 2024), (11, 1, 5, 'toys', 2024), (12, 2, 7.5, 'books', 2024);",
+      'CREATE VIEW total_sales_view AS SELECT category, year, sum(total) AS total FROM orders GROUP BY category, year;',
+    ].join('\n'),
+    'schema.graphql': `type customers @table(name: "customers") @module(name: "crm") {
+  id: Int! @pk @default(sequence: "customer_ids")
+  name: String!
+  email: String!
+  created_at: Timestamp
+}
+
+type total_sales @view(name: "total_sales_view") @module(name: "sales.reports") {
+  category: String
+  year: Int
+  total: Float
+}
+
+type order {
+  id: Int
+  total: Float
+}
+
+extend type Function {
+  get_customer_orders(customer_id: Int!): [order]
+    @function(name: "get_customer_orders", sql: "SELECT id, total FROM [$catalog].orders WHERE customer_id = [customer_id] ORDER BY id", is_table: true)
+    @module(name: "crm")
+}
+`,
+  });
+  t = await startApp({ CATALOGS_DIR: dir, SECRET_KEY: 'compat-b' });
+}, 60_000);
+afterAll(() => t?.close());
+
+describe('docs/4-engine-configuration/3-schema-definition/4-modules.md', () => {
+  it('queries a table in a module and a view in a nested module', async () => {
+    const d = await data(t, `{
+      crm { customers(order_by: [{field: "id"}]) { id name email created_at } }
+      sales { reports { total_sales(order_by: [{field: "category"}]) { category year total } } }
+    }`);
+    expect(d.crm.customers).toEqual([
+      { id: 1, name: 'Ann', email: 'ann@example.com', created_at: '2024-05-01T09:00:00Z' },
+      { id: 2, name: 'Ben', email: 'ben@example.com', created_at: null },
+    ]);
+    expect(d.sales.reports.total_sales).toEqual([{ category: 'books', year: 2024, total: 27.5 }, { category: 'toys', year: 2024, total: 5 }]);
+  });
+
+  it('names the module types _module_<path>_<root>, dots as underscores', async () => {
+    const d = await data(t, `{
+      q: __type(name: "_module_crm_query") { fields { name } }
+      m: __type(name: "_module_crm_mutation") { fields { name } }
+      f: __type(name: "_module_crm_function") { fields { name } }
+      r: __type(name: "_module_sales_reports_query") { fields { name } }
+    }`);
+    expect(d.q.fields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['customers', 'customers_by_pk', 'customers_aggregation', 'customers_bucket_aggregation']));
+    expect(d.m.fields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['insert_customers', 'update_customers', 'delete_customers']));
+    expect(d.f.fields.map((f: any) => f.name)).toEqual(['get_customer_orders']);
+    expect(d.r.fields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['total_sales']));
+  });
+
+  it('mutates in a module and calls a function in a module', async () => {
+    const m = await data(t, 'mutation { crm { insert_customers(data: {name: "John Doe", email: "john.doe@example.com"}) { id name email } } }');
+    expect(m.crm.insert_customers).toEqual({ id: 3, name: 'John Doe', email: 'john.doe@example.com' });
+    const f = await data(t, '{ function { crm { get_customer_orders(customer_id: 1) { id total } } } }');
+    expect(f.function.crm.get_customer_orders).toEqual([{ id: 10, total: 20 }, { id: 11, total: 5 }]);
+  });
+
+  it('a permission on a module type (type_name "_module_crm_query", field "*") disables its queries for the role', async () => {
+    await data(t, `mutation { core {
+      insert_roles(data: {name: "external_api", description: "no crm"}) { name }
+      insert_role_permissions(data: {role: "external_api", type_name: "_module_crm_query", field_name: "*", disabled: true}) { role type_name }
+    } }`, undefined, KEY);
+    const denied = await t.gql('{ crm { customers { id } } }', undefined, as('external_api'));
+    expect(denied.body.errors?.[0]?.extensions?.code, denied.text).toBe('FORBIDDEN');
+    const other = await data(t, '{ sales { reports { total_sales { category } } } }', undefined, as('external_api'));
+    expect(other.sales.reports.total_sales).toHaveLength(2);
+  });
+});
