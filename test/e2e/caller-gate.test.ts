@@ -51,6 +51,9 @@ beforeAll(async () => {
     MAX_REQUESTS_PER_CALLER: '2',
     CALLER_QUEUE_TIMEOUT: '1s',
     QUERY_TIMEOUT: '0',
+    // The slow request must hold its slot: with the default row cap (MAX_RESPONSE_ROWS) the 2,000,000,000-row
+    // series is refused at its 1,000,001st row, within seconds.
+    MAX_RESPONSE_ROWS: '0',
     SHUTDOWN_TIMEOUT: '1s',
   });
 }, 60_000);
