@@ -44,6 +44,9 @@ export function fieldsOf(ctx: PlanContext, type: GraphQLObjectType, nodes: reado
 
 const typename = (key: string, name: string): AggOut => ({ kind: 'value', key, expr: { kind: 'param', value: name, scalar: 'String' }, scalar: 'String', list: false });
 
+/** A JSON path as hugr's pages write it: `details.amount`, or JSONPath `$.details.amount` (the data-object aggregations page). */
+const pathParts = (path: string): string[] => path.replace(/^\$\.?/, '').split('.');
+
 /** Aggregate functions of one value (`<Scalar>Aggregation` subfields). */
 function functions(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldNode[], arg: Expr, scalar: DataObject['fields'][number]['type']): AggOut[] {
   return fieldsOf(scope.ctx, type, nodes).map((f): AggOut => {
@@ -54,7 +57,7 @@ function functions(scope: Scope, type: GraphQLObjectType, nodes: readonly FieldN
       // JSON aggregations read the value at `path` (SPEC §4.2): numbers for sum/avg, booleans for
       // bool_and/bool_or, text for string_agg, the JSON value itself otherwise.
       const as = ['sum', 'avg', 'min', 'max'].includes(f.name) ? 'number' : ['bool_and', 'bool_or'].includes(f.name) ? 'boolean' : f.name === 'string_agg' ? 'text' : 'json';
-      value = { kind: 'json_path', expr: arg, path: f.args.path.split('.'), as };
+      value = { kind: 'json_path', expr: arg, path: pathParts(f.args.path), as };
       valueScalar = as === 'number' ? 'Float' : as === 'boolean' ? 'Boolean' : as === 'text' ? 'String' : 'JSON';
     } else if (scalar === 'JSON' && f.name !== 'count' && f.name !== 'list' && f.name !== 'any' && f.name !== 'last') {
       throw new PublicError(ErrorCode.BadUserInput, `"${f.name}" of a JSON field needs a path`);

@@ -192,3 +192,96 @@ describe(`${PAGES}/5-mutations.md`, () => {
     expect(upd).not.toContain('orders');
   });
 });
+
+// The mutations above added rows; the aggregations below read the seed's rows by their keys.
+describe(`${PAGES}/6-aggregations.md`, () => {
+  it('single-row aggregation, filtered aggregation, nested aggregation through relations', async () => {
+    const d = await data(t, `{
+      customers_aggregation(filter: {id: {lte: 4}}) { _rows_count age { avg min max } created_at { min max } }
+      orders_aggregation(filter: {status: {eq: "completed"}, order_date: {gte: "2024-01-01T00:00:00Z"}}) { _rows_count total { sum avg } }
+      nested: customers_aggregation(filter: {id: {lte: 4}}) { _rows_count orders { _rows_count total { sum avg } order_details { quantity { sum } } } }
+    }`);
+    expect(d.customers_aggregation).toEqual({ _rows_count: 4, age: { avg: 40, min: 28, max: 52 }, created_at: { min: '2023-05-01T00:00:00Z', max: '2024-02-01T00:00:00Z' } });
+    expect(d.orders_aggregation).toEqual({ _rows_count: 3, total: { sum: 1770, avg: 590 } });
+    expect(d.nested).toEqual({ _rows_count: 4, orders: { _rows_count: 5, total: { sum: 1890, avg: 378 }, order_details: { quantity: { sum: 34 } } } });
+  });
+
+  it('bucket aggregation by fields and related fields, sorted by an aggregate, limited', async () => {
+    const d = await data(t, `{
+      orders_bucket_aggregation(filter: {id: {lte: 5}}, order_by: [{field: "aggregations.total.sum", direction: DESC}]) {
+        key { status customer { country } } aggregations { _rows_count total { sum avg } }
+      }
+      products_bucket_aggregation(filter: {id: {lte: 4}}, order_by: [{field: "aggregations.price.sum", direction: DESC}]) {
+        key { category { name } } aggregations { _rows_count price { sum } }
+      }
+      top: orders_bucket_aggregation(filter: {id: {lte: 5}}, limit: 2, order_by: [{field: "aggregations.total.sum", direction: DESC}]) {
+        key { customer_id } aggregations { total { sum } }
+      }
+    }`);
+    expect(d.orders_bucket_aggregation).toEqual([
+      { key: { status: 'completed', customer: { country: 'Italy' } }, aggregations: { _rows_count: 1, total: { sum: 1500, avg: 1500 } } },
+      { key: { status: 'completed', customer: { country: 'USA' } }, aggregations: { _rows_count: 2, total: { sum: 270, avg: 135 } } },
+      { key: { status: 'pending', customer: { country: 'USA' } }, aggregations: { _rows_count: 1, total: { sum: 80, avg: 80 } } },
+      { key: { status: 'cancelled', customer: { country: 'Italy' } }, aggregations: { _rows_count: 1, total: { sum: 40, avg: 40 } } },
+    ]);
+    expect(d.products_bucket_aggregation).toEqual([
+      { key: { category: { name: 'Books' } }, aggregations: { _rows_count: 2, price: { sum: 100 } } },
+      { key: { category: { name: 'Games' } }, aggregations: { _rows_count: 2, price: { sum: 55 } } },
+    ]);
+    expect(d.top).toEqual([{ key: { customer_id: 4 }, aggregations: { total: { sum: 1540 } } }, { key: { customer_id: 1 }, aggregations: { total: { sum: 270 } } }]);
+  });
+
+  it('time buckets (bucket, bucket_interval, date parts as keys)', async () => {
+    const d = await data(t, `{
+      orders_bucket_aggregation(filter: {id: {lte: 5}}) {
+        key { order_date(bucket: month) year: _order_date_part(extract: year) month: _order_date_part(extract: month) }
+        aggregations { _rows_count total { sum } }
+      }
+      quarter: orders_bucket_aggregation(filter: {status: {eq: "completed"}}) { key { created_at(bucket_interval: "15 minutes") } aggregations { _rows_count } }
+    }`);
+    const byMonth = [...d.orders_bucket_aggregation].sort((a: any, b: any) => a.key.order_date.localeCompare(b.key.order_date));
+    expect(byMonth).toEqual([
+      { key: { order_date: '2023-12-01T00:00:00Z', year: 2023, month: 12 }, aggregations: { _rows_count: 1, total: { sum: 40 } } },
+      { key: { order_date: '2024-01-01T00:00:00Z', year: 2024, month: 1 }, aggregations: { _rows_count: 2, total: { sum: 270 } } },
+      { key: { order_date: '2024-02-01T00:00:00Z', year: 2024, month: 2 }, aggregations: { _rows_count: 2, total: { sum: 1580 } } },
+    ]);
+    expect(d.quarter.map((b: any) => b.key.created_at).sort()).toEqual(['2024-01-05T10:00:00Z', '2024-01-09T10:00:00Z', '2024-02-20T10:00:00Z']);
+  });
+
+  it('several aggregations per bucket with their own filters; sub-aggregations of related aggregates', async () => {
+    const d = await data(t, `{
+      products_bucket_aggregation(filter: {id: {lte: 4}}, order_by: [{field: "key.category.name"}]) {
+        key { category { name } }
+        aggregations { _rows_count }
+        in_stock: aggregations(filter: {stock_quantity: {gt: 0}}) { _rows_count stock_quantity { sum } }
+        on_sale: aggregations(filter: {discount: {gt: 0}}) { _rows_count discount { avg } }
+      }
+      customers_bucket_aggregation(filter: {id: {lte: 4}}, order_by: [{field: "key.country"}]) {
+        key { country }
+        aggregations { orders { _rows_count } orders_aggregation { total { sum { sum avg min max } } } }
+      }
+    }`);
+    expect(d.products_bucket_aggregation).toEqual([
+      { key: { category: { name: 'Books' } }, aggregations: { _rows_count: 2 }, in_stock: { _rows_count: 2, stock_quantity: { sum: 7 } }, on_sale: { _rows_count: 1, discount: { avg: 0.2 } } },
+      { key: { category: { name: 'Games' } }, aggregations: { _rows_count: 2 }, in_stock: { _rows_count: 0, stock_quantity: { sum: null } }, on_sale: { _rows_count: 1, discount: { avg: 0.15 } } },
+    ]);
+    expect(d.customers_bucket_aggregation).toEqual([
+      { key: { country: 'Italy' }, aggregations: { orders: { _rows_count: 2 }, orders_aggregation: { total: { sum: { sum: 1540, avg: 1540, min: 1540, max: 1540 } } } } },
+      { key: { country: 'USA' }, aggregations: { orders: { _rows_count: 3 }, orders_aggregation: { total: { sum: { sum: 350, avg: 175, min: 80, max: 270 } } } } },
+    ]);
+  });
+
+  it('JSON fields aggregate by path; geometries aggregate to a union and an extent', async () => {
+    const d = await data(t, `{
+      events_aggregation { metadata { count(path: "$.user_id") sum(path: "$.score") avg(path: "$.duration") list(path: "$.tag", distinct: true) } }
+      locations_aggregation { _rows_count area { union extent } }
+    }`);
+    expect(d.events_aggregation.metadata).toMatchObject({ count: 2, sum: 16, avg: 4 });
+    expect([...d.events_aggregation.metadata.list].sort()).toEqual(['a', 'b']);
+    expect(d.locations_aggregation._rows_count).toBe(2);
+    expect(d.locations_aggregation.area.union.type).toBe('Polygon');
+    expect(d.locations_aggregation.area.extent).toMatchObject({ type: 'Polygon' });
+    const xs = d.locations_aggregation.area.extent.coordinates[0].map((p: number[]) => p[0]);
+    expect([Math.min(...xs), Math.max(...xs)]).toEqual([0, 2]);
+  });
+});

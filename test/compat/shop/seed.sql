@@ -31,3 +31,8 @@ CREATE TABLE old_logs (created_at TIMESTAMPTZ, message VARCHAR);
 INSERT INTO old_logs VALUES ('2022-06-01T00:00:00Z', 'a'), ('2022-12-31T00:00:00Z', 'b'), ('2024-01-01T00:00:00Z', 'c');
 CREATE TABLE reviews (id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL, rating INTEGER NOT NULL);
 INSERT INTO reviews VALUES (1, 1, 5), (2, 1, 4), (3, 2, 3);
+CREATE TABLE events (id INTEGER PRIMARY KEY, metadata JSON);
+INSERT INTO events VALUES (1, '{"user_id": 1, "score": 10, "duration": 2, "tag": "a"}'), (2, '{"user_id": 2, "score": 5, "duration": 4, "tag": "b"}'), (3, '{"score": 1, "duration": 6, "tag": "a"}');
+-- Geometry as WKT text (svc's DuckDB geometry functions read it; see test/compat/spatial.test.ts).
+CREATE TABLE locations (id INTEGER PRIMARY KEY, area VARCHAR);
+INSERT INTO locations VALUES (1, 'POLYGON((0 0, 1 0, 1 1, 0 1, 0 0))'), (2, 'POLYGON((1 0, 2 0, 2 1, 1 1, 1 0))');
