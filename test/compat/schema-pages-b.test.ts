@@ -1,9 +1,10 @@
-// hugr's schema-definition pages (issue 32), second part: modules. The catalogs are ours, written in
-// the syntax each page shows; the requests are the pages' requests on our data.
+// hugr's schema-definition pages (issue 32), second part: modules, special table types (cube,
+// hypertable), field transformations. The catalogs are ours, written in the syntax each page shows;
+// the requests are the pages' requests on our data (the northwind fixture for field transformations).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { startApp, type TestApp, tempDir } from '../support/app.js';
-import { data, writeSource } from './support.js';
+import { data, startNorthwind, writeSource } from './support.js';
 
 const KEY = { 'x-svc-secret-key': 'compat-b' };
 const as = (role: string) => ({ ...KEY, 'x-svc-role': role, 'x-svc-user-id': '1' });
@@ -47,9 +48,33 @@ extend type Function {
 }
 `,
   });
+  // The special-types page's cube and hypertable tables, as a source of their own.
+  writeSource(dir, 'olap', {
+    'source.yaml': 'type: duckdb\npath: ":memory:"\nprefix: olap\nseed: seed.sql\n',
+    'seed.sql': 'CREATE TABLE sales (id BIGINT PRIMARY KEY, store_id INTEGER, sale_date DATE, quantity INTEGER, total_amount DOUBLE);\nCREATE TABLE sensor_readings (sensor_id INTEGER, ts TIMESTAMPTZ, temperature DOUBLE, PRIMARY KEY (sensor_id, ts));\n',
+    'schema.graphql': `type sales @table(name: "sales") @cube {
+  id: BigInt! @pk
+  store_id: Int!
+  sale_date: Date!
+  quantity: Int! @measurement
+  total_amount: Float! @measurement
+}
+
+type sensor_readings @table(name: "sensor_readings") @hypertable {
+  sensor_id: Int! @pk
+  ts: Timestamp! @pk @timescale_key
+  temperature: Float!
+}
+`,
+  });
   t = await startApp({ CATALOGS_DIR: dir, SECRET_KEY: 'compat-b' });
+  nw = await startNorthwind();
 }, 60_000);
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await nw?.close();
+});
+let nw: TestApp;
 
 describe('docs/4-engine-configuration/3-schema-definition/4-modules.md', () => {
   it('queries a table in a module and a view in a nested module', async () => {
@@ -93,5 +118,88 @@ describe('docs/4-engine-configuration/3-schema-definition/4-modules.md', () => {
     expect(denied.body.errors?.[0]?.extensions?.code, denied.text).toBe('FORBIDDEN');
     const other = await data(t, '{ sales { reports { total_sales { category } } } }', undefined, as('external_api'));
     expect(other.sales.reports.total_sales).toHaveLength(2);
+  });
+});
+
+describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/10-special-types.md', () => {
+  it('@cube, @measurement, @hypertable and @timescale_key are refused by name and line; only their source fails (documented difference)', async () => {
+    const d = await data(t, '{ function { core { olap: data_source_status(name: "olap") shop: data_source_status(name: "shop") } } }', undefined, KEY);
+    expect(d.function.core.shop).toBe('loaded');
+    expect(d.function.core.olap).toMatch(/^failed: /);
+    for (const name of ['@cube', '@measurement', '@hypertable', '@timescale_key']) expect(d.function.core.olap).toContain(`unknown directive "${name}"`);
+    expect(d.function.core.olap).toMatch(/schema\.graphql:1\)/);
+  });
+});
+
+describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/11-field-transformations.md', () => {
+  it('time buckets and parts in rows, and as bucket keys beside aggregations', async () => {
+    const d = await data(nw, `{
+      orders(filter: {id: {eq: 1}}) {
+        order_date day: order_date(bucket: day) week: order_date(bucket: week) quarter: order_date(bucket: quarter) year_start: order_date(bucket: year)
+        quarter_hour: order_date(bucket_interval: "15 minutes")
+        doy: _order_date_part(extract: doy) q: _order_date_part(extract: quarter) wk: _order_date_part(extract: week)
+        iso_year: _order_date_part(extract: iso_year) minute: _order_date_part(extract: minute) day_of_month: _order_date_part(extract: day)
+      }
+      orders_bucket_aggregation(order_by: [{field: "key.order_month"}]) {
+        key { order_month: order_date(bucket: month) year: _order_date_part(extract: year) month: _order_date_part(extract: month) }
+        aggregations { _rows_count total { sum } }
+      }
+    }`);
+    expect(d.orders).toEqual([{
+      order_date: '2024-01-05T10:00:00Z', day: '2024-01-05T00:00:00Z', week: '2024-01-01T00:00:00Z', quarter: '2024-01-01T00:00:00Z', year_start: '2024-01-01T00:00:00Z',
+      quarter_hour: '2024-01-05T10:00:00Z', doy: 5, q: 1, wk: 1, iso_year: 2024, minute: 0, day_of_month: 5,
+    }]);
+    expect(d.orders_bucket_aggregation).toEqual([
+      { key: { order_month: '2024-01-01T00:00:00Z', year: 2024, month: 1 }, aggregations: { _rows_count: 1, total: { sum: 225 } } },
+      { key: { order_month: '2024-02-01T00:00:00Z', year: 2024, month: 2 }, aggregations: { _rows_count: 2, total: { sum: 232.7 } } },
+      { key: { order_month: '2024-03-01T00:00:00Z', year: 2024, month: 3 }, aggregations: { _rows_count: 1, total: { sum: 57 } } },
+    ]);
+  });
+
+  it('JSON: struct types (bigint, boolean, json), paths written with "$." in aggregations and buckets', async () => {
+    const d = await data(nw, `{
+      orders(filter: {id: {eq: 1}}) { metadata(struct: {score: "bigint", gift: "boolean", details: "json", channel: "string"}) }
+      orders_aggregation { metadata { count(path: "channel") sum(path: "$.score") avg(path: "$.details.amount") } }
+      orders_bucket_aggregation(filter: {metadata: {is_null: false}}, order_by: [{field: "aggregations._rows_count", direction: DESC}]) {
+        key { category: metadata(struct: {channel: "string"}) }
+        aggregations { _rows_count metadata { sum(path: "$.score") } }
+      }
+    }`);
+    expect(d.orders).toEqual([{ metadata: { score: 4, gift: true, details: { amount: 10 }, channel: 'web' } }]);
+    expect(d.orders_aggregation.metadata.count).toBe(3);
+    expect(d.orders_aggregation.metadata.sum).toBe(11);
+    expect(d.orders_aggregation.metadata.avg).toBeCloseTo(22 / 3, 10);
+    expect(d.orders_bucket_aggregation).toEqual([
+      { key: { category: { channel: 'web' } }, aggregations: { _rows_count: 2, metadata: { sum: 9 } } },
+      { key: { category: { channel: 'shop' } }, aggregations: { _rows_count: 1, metadata: { sum: 2 } } },
+    ]);
+  });
+
+  it('geometry: transforms and measurements in rows, union / extent / intersection in aggregations', async () => {
+    const d = await data(nw, `{
+      stores(filter: {id: {eq: 1}}) {
+        center: area(transforms: [Centroid]) box: area(transforms: [Envelope]) moved: location(transforms: [FlipCoordinates])
+        area_units: _area_measurement(type: Area) perimeter_units: _area_measurement(type: Perimeter)
+      }
+      zones_aggregation(filter: {priority: {eq: "high"}}) { _rows_count boundary { union extent intersection } }
+    }`);
+    const s = d.stores[0];
+    expect(s.center).toEqual({ type: 'Point', coordinates: [2, 2] });
+    expect(s.box.type).toBe('Polygon');
+    expect(s.moved).toEqual({ type: 'Point', coordinates: [1, 1] });
+    expect([s.area_units, s.perimeter_units]).toEqual([16, 16]);
+    const a = d.zones_aggregation;
+    expect(a._rows_count).toBe(2);
+    const bounds = (g: any) => {
+      const pts = g.coordinates.flat(2).length ? (g.coordinates as number[][][]).flat() : [];
+      const xs = pts.map((p) => p[0]!), ys = pts.map((p) => p[1]!);
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    };
+    expect(a.boundary.extent.type).toBe('Polygon');
+    expect(bounds(a.boundary.extent)).toEqual([0, -1, 9, 9]);
+    expect(a.boundary.intersection.type).toBe('Polygon');
+    expect(bounds(a.boundary.intersection)).toEqual([3, 0, 5, 5]);
+    expect(a.boundary.union.type).toBe('Polygon');
+    expect(bounds(a.boundary.union)).toEqual([0, -1, 9, 9]);
   });
 });
