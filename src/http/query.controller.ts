@@ -1,13 +1,13 @@
 // POST /query and GET /query (SPEC §1): the context factory decides who asks (identity, role,
 // access, endpoint, zone, limits), then the operation runner (src/pipeline/run-operation.ts) runs it.
 import { Readable } from 'node:stream';
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../executor/request-context.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { applyJqVariableToRequest, JQ_VARIABLE } from '../jq/variables.js';
-import { RequestContextFactory } from '../pipeline/context.factory.js';
+import { SvcContext, SvcGuard } from '../pipeline/svc.guard.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { requestParts } from '../pipeline/limits/cost-limit.js';
 import { OperationRunner } from '../pipeline/run-operation.js';
@@ -31,11 +31,12 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
   return !!v && typeof v === 'object' && JQ_VARIABLE in v;
 }
 
+/** svc's own route is guarded like a team's (SvcGuard): the caller's context is made before the handler. */
 @Controller()
+@UseGuards(SvcGuard)
 export class QueryController {
   constructor(
     @Inject(OperationRunner) private readonly operations: OperationRunner,
-    @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
     @Inject(InProcessClient) private readonly client: InProcessClient,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly log: Logger,
@@ -43,17 +44,16 @@ export class QueryController {
   ) {}
 
   @Post('query')
-  post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.handle(req, reply);
+  post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() context: RequestContext): Promise<void> {
+    return this.handle(req, reply, context);
   }
 
   @Get('query')
-  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.handle(req, reply);
+  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() context: RequestContext): Promise<void> {
+    return this.handle(req, reply, context);
   }
 
-  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    let context: RequestContext;
+  private async handle(req: FastifyRequest, reply: FastifyReply, context: RequestContext): Promise<void> {
     let body: unknown;
     const q = req.url.indexOf('?');
     let search = q >= 0 ? req.url.slice(q) : '';
@@ -62,7 +62,6 @@ export class QueryController {
         // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
         throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
       }
-      context = await this.contexts.fromHeaders(req.headers, '/query');
       if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
       const refused = hasJqVariable(requestParts(req.method, req.body, search)) ? clientJqRefusal(this.config, `the ${JQ_VARIABLE} variable`) : undefined;
