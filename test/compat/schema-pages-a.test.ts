@@ -285,3 +285,78 @@ describe(`${PAGES}/6-aggregations.md`, () => {
     expect([Math.min(...xs), Math.max(...xs)]).toEqual([0, 2]);
   });
 });
+
+describe(`${PAGES}/8-joins.md`, () => {
+  it('@join with source/references fields and an SQL condition (similar orders)', async () => {
+    const d = await data(t, '{ orders(filter: {id: {lte: 5}}, order_by: [{field: "id"}]) { id similar_orders { id total } } }');
+    expect(d.orders.map((o: any) => [o.id, (o.similar_orders ?? []).map((s: any) => s.id)])).toEqual([[1, [2]], [2, [1]], [3, []], [4, []], [5, []]]);
+  });
+
+  it('query-time _join to rows and to an aggregation; @no_pushdown on a relation', async () => {
+    const d = await data(t, `{
+      customers(filter: {id: {in: [1, 3]}}, order_by: [{field: "id"}]) {
+        id name
+        _join(fields: ["id"]) { orders(fields: ["customer_id"], order_by: [{field: "id"}]) { id total } }
+        orders @no_pushdown { id }
+      }
+      products(filter: {id: {lte: 2}}, order_by: [{field: "id"}]) {
+        id name
+        _join(fields: ["id"]) { reviews_aggregation(fields: ["product_id"]) { _rows_count rating { avg } } }
+      }
+    }`);
+    expect(d.customers[0]).toMatchObject({ id: 1, name: 'Ada', _join: { orders: [{ id: 1, total: 120 }, { id: 2, total: 150 }] } });
+    expect(d.customers[0].orders.map((o: any) => o.id).sort()).toEqual([1, 2]);
+    expect(d.customers[1]._join.orders ?? []).toEqual([]);
+    expect(d.products).toEqual([
+      { id: 1, name: 'Atlas', _join: { reviews_aggregation: { _rows_count: 2, rating: { avg: 4.5 } } } },
+      { id: 2, name: 'Chess', _join: { reviews_aggregation: { _rows_count: 1, rating: { avg: 3 } } } },
+    ]);
+  });
+
+  it('_spatial joins by geometry (INTERSECTS, DWITHIN with a buffer)', async () => {
+    const d = await data(t, `{ locations(order_by: [{field: "id"}]) {
+      id
+      _spatial(field: "area", type: INTERSECTS) { locations(field: "area", order_by: [{field: "id"}]) { id } }
+      near: _spatial(field: "area", type: DWITHIN, buffer: 1000) { locations(field: "area") { id } }
+    } }`);
+    expect(d.locations.map((l: any) => [l.id, l._spatial.locations.map((x: any) => x.id)])).toEqual([[1, [1, 2]], [2, [1, 2]]]);
+    expect(d.locations[0].near.locations).toHaveLength(2);
+  });
+});
+
+describe(`${PAGES}/9-function-calls.md`, () => {
+  it('@function_call: all arguments from fields; some from fields and the rest asked in the query', async () => {
+    const d = await data(t, `{
+      orders(filter: {id: {in: [1, 3, 4]}}, order_by: [{field: "id"}]) { id total discount }
+      products(filter: {id: {lte: 2}}, order_by: [{field: "id"}]) { id price price_in_currency(currency: "EUR") }
+    }`);
+    expect(d.orders).toEqual([{ id: 1, total: 120, discount: 0.1 }, { id: 3, total: 80, discount: 0.05 }, { id: 4, total: 1500, discount: 0.15 }]);
+    expect(d.products).toEqual([{ id: 1, price: 40, price_in_currency: 20 }, { id: 2, price: 25, price_in_currency: 12.5 }]);
+  });
+
+  it('a table function as a list field (argument default kept), called only for the rows the filter and limit keep', async () => {
+    const d = await data(t, `{ products(filter: {status: {eq: "active"}}, limit: 2, order_by: [{field: "id"}]) { id recommendations { id name } } }`);
+    expect(d.products).toEqual([{ id: 1, recommendations: [{ id: 3, name: 'Bridge' }] }, { id: 2, recommendations: [{ id: 4, name: 'Go' }] }]);
+  });
+
+  it('skip_null_arg leaves null arguments out of a positional call; a row call still runs with null', async () => {
+    // The page's comment says the function is not called; svc drops a null argument from a call written
+    // without sql from the function root and otherwise calls it (README "Compatibility with hugr").
+    // Customer 11 (no city) is Jane Smith, inserted by the mutations page above.
+    const d = await data(t, '{ customers(filter: {id: {in: [1, 11]}}, order_by: [{field: "id"}]) { id city city_label } }');
+    expect(d.customers).toEqual([{ id: 1, city: 'Boston', city_label: 'BOSTON' }, { id: 11, city: null, city_label: 'NOWHERE' }]);
+  });
+
+  it('chained calls: two function-call fields, the second computing on from the first one\'s inputs', async () => {
+    const d = await data(t, '{ orders(filter: {id: {in: [1, 4]}}, order_by: [{field: "id"}]) { id base_discount final_discount } }');
+    expect(d.orders).toEqual([{ id: 1, base_discount: 0.1, final_discount: 0.1 }, { id: 4, base_discount: 0.1, final_discount: 0.15 }]);
+  });
+
+  it('a parameterized view over a set-returning function', async () => {
+    const d = await data(t, '{ product_recommendations_view(args: {category_id: 2}, order_by: [{field: "product_id"}]) { product_id recommended_product_id score } }');
+    expect(d.product_recommendations_view).toEqual([
+      { product_id: 2, recommended_product_id: 4, score: 1 / 6 },
+      { product_id: 4, recommended_product_id: 2, score: 1 / 6 },
+    ]);
+  });
+});

@@ -36,3 +36,6 @@ INSERT INTO events VALUES (1, '{"user_id": 1, "score": 10, "duration": 2, "tag":
 -- Geometry as WKT text (svc's DuckDB geometry functions read it; see test/compat/spatial.test.ts).
 CREATE TABLE locations (id INTEGER PRIMARY KEY, area VARCHAR);
 INSERT INTO locations VALUES (1, 'POLYGON((0 0, 1 0, 1 1, 0 1, 0 0))'), (2, 'POLYGON((1 0, 2 0, 2 1, 1 1, 1 0))');
+CREATE MACRO get_all_recommendations(cat) AS TABLE
+  SELECT p.id AS product_id, r.id AS recommended_product_id, 1.0 / (1 + abs(p.price - r.price)) AS score
+  FROM shop.main.products p JOIN shop.main.products r ON p.category_id = r.category_id AND p.id != r.id WHERE p.category_id = cat;
