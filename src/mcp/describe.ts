@@ -111,7 +111,10 @@ function describeObject(view: RoleView, e: Entry): Record<string, unknown> {
     : undefined;
   const picked = list ? leafSelection(getNamedType(list.field.type)) : [];
   const example = list && picked.length ? checked(schema, wrap(list, `${callOf(list.field, { limit: '5' })} { ${picked.join(' ')} }`)) : undefined;
-  const sums = isObjectType(aggType) ? Object.values(aggType.getFields()).filter((f) => { const t = getNamedType(f.type); return isObjectType(t) && 'sum' in t.getFields(); }) : [];
+  // Fields the example can ask without arguments: generated ones (`_<f>_part(part:)`) need a choice.
+  const sums = isObjectType(aggType)
+    ? Object.values(aggType.getFields()).filter((f) => { const t = getNamedType(f.type); return isObjectType(t) && 'sum' in t.getFields() && f.args.every((a) => !isNonNullType(a.type) || a.defaultValue !== undefined); })
+    : [];
   // A measure rather than a key: ids sum to nothing useful.
   const keys = new Set(view.index.objects.get(e.name)?.pk ?? []);
   const measures = sums.filter((f) => !keys.has(f.name) && f.name !== 'id' && !f.name.endsWith('_id'));
