@@ -1,16 +1,16 @@
 // POST /jq-query (seed 000 "/jq-query behaviour", SPEC §1 and §8): authenticate as /query does, run
 // the GraphQL request as /query does (src/pipeline/run-operation.ts: the same complete response), then the jq
 // expression on that whole response; the jq result is the body. Failures are `{error: "..."}`.
-import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { type ArgumentsHost, Catch, Controller, type ExceptionFilter, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import type { Config } from '../config/schema.js';
 import { CONFIG } from '../config/tokens.js';
-import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { OperationRunner } from '../pipeline/run-operation.js';
 import { clientJqRefusal } from '../pipeline/safelist.js';
+import { SvcContext, SvcGuard } from '../pipeline/svc.guard.js';
 import { ROLE_PERMISSIONS_TAG } from '../permissions/service.js';
 import { PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
@@ -50,10 +50,24 @@ function readBody(body: unknown): JqQueryBody {
   return b as JqQueryBody;
 }
 
+/**
+ * A caller SvcGuard refuses (401, 403, 400) is answered in /jq-query's own shape, `{"error": ...}`,
+ * as every other refusal of this route, not in the GraphQL shape of the app's error filter.
+ */
+@Catch(PublicError)
+class JqRefusalFilter implements ExceptionFilter {
+  catch(e: PublicError, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    void reply.status(e.status === 200 ? 400 : e.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ error: e.message }));
+  }
+}
+
+/** Guarded like a team's route (SvcGuard): the caller's context is made before the handler. */
 @Controller()
+@UseGuards(SvcGuard)
+@UseFilters(JqRefusalFilter)
 export class JqController {
   constructor(
-    @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
     @Inject(InProcessClient) private readonly client: InProcessClient,
     @Inject(OperationRunner) private readonly operations: OperationRunner,
     @Inject(CONFIG) private readonly config: Config,
@@ -63,9 +77,9 @@ export class JqController {
   ) {}
 
   @Post(JQ_QUERY_PATH.slice(1))
-  async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() request: RequestContext): Promise<void> {
     try {
-      const { status, body } = await this.handle(req);
+      const { status, body } = await this.handle(req, request);
       void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
     } catch (e) {
       const { status, message } = this.failure(e);
@@ -73,14 +87,13 @@ export class JqController {
     }
   }
 
-  private async handle(req: FastifyRequest): Promise<{ status: number; body: string }> {
+  private async handle(req: FastifyRequest, request: RequestContext): Promise<{ status: number; body: string }> {
     if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
       // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
       throw new Failure(415, 'unsupported content type: send application/json');
     }
     const refused = clientJqRefusal(this.config, JQ_QUERY_PATH);
     if (refused) throw new Failure(403, refused);
-    const request = await this.contexts.fromHeaders(req.headers, JQ_QUERY_PATH);
     const body = readBody(req.body);
     const { identity, timezone } = request;
     // An entry is the caller's own: role, identity and time zone are in its key (issue 14 item 11).

@@ -1,16 +1,16 @@
 // /mcp (issue 28): the Model Context Protocol's Streamable HTTP transport, stateless. One more entry
-// point of the request pipeline: the context factory identifies the caller as for /query (API key,
+// point of the request pipeline: SvcGuard (the context factory) identifies the caller as for /query (API key,
 // JWT, OIDC cookie, secret key, anonymous), applies its role gate and the `_endpoints` rule of
 // /mcp; then a server made for this caller answers the JSON-RPC message. Stateless as the SDK
 // documents it: no session id, a server and a transport per request, JSON answers (no SSE stream),
 // so any node of a cluster can answer any request.
-import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/schema.js';
 import { CONFIG } from '../config/tokens.js';
-import { sendFailure } from '../http/errors.js';
-import { RequestContextFactory } from '../pipeline/context.factory.js';
+import type { RequestContext } from '../executor/request-context.js';
+import { SvcContext, SvcGuard } from '../pipeline/svc.guard.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { nodeVersion } from '../system/info.js';
 import { RoleViews } from './role-view.js';
@@ -22,21 +22,16 @@ export const MCP_PATH = '/mcp';
 @Controller()
 export class McpController {
   constructor(
-    @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
     @Inject(RoleViews) private readonly views: RoleViews,
     @Inject(GraphqlRunner) private readonly runner: GraphqlRunner,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly log: Logger,
   ) {}
 
+  /** Guarded like a team's route (SvcGuard): a refused caller is answered by the app's error filter. */
   @Post(MCP_PATH.slice(1))
-  async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    let caller;
-    try {
-      caller = await this.contexts.fromHeaders(req.headers, MCP_PATH);
-    } catch (e) {
-      return sendFailure(reply, e, this.log);
-    }
+  @UseGuards(SvcGuard)
+  async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() caller: RequestContext): Promise<void> {
     const server = buildServer({ runner: this.runner, config: this.config, log: this.log, version: nodeVersion().version }, this.views.of(caller), caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
