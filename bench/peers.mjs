@@ -71,7 +71,9 @@ function prepareKit() {
   }
   if (!existsSync(join(KIT, 'node_modules', 'postgraphile', 'package.json'))) {
     log(`installing PostGraphile and the kit's dependencies in ${KIT} (npm install, about a minute)`);
-    sh('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], 'npm install (peers kit)', { cwd: KIT });
+    // PostGraphile 5 declares Node >= 22; the kit runs it on Node 20 with node20-polyfill.cjs. `npm run`
+    // hands the repository's engine-strict (.npmrc) down as npm_config_engine_strict: not for the kit.
+    sh('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], 'npm install (peers kit)', { cwd: KIT, env: { ...process.env, npm_config_engine_strict: 'false' } });
   }
   return from;
 }
