@@ -2,13 +2,14 @@
 // the same reads compiled to one JSON document (SQL_ROWS=false): two servers on one database, every
 // golden read request, the wire format of every type with edge values, time zones, role filters,
 // denied fields and errors, compared as response text.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, startApp, type TestApp } from '../support/app.js';
 import { shopCatalogs } from '../support/dialects.js';
 import { createTestDatabase, type TestDatabase } from '../support/pg.js';
 import { catalogDir, fixtureDatabase, registerSource } from './support.js';
+import { type GoldenRequest, goldenReads } from '../support/golden.js';
 
 const ADMIN = { 'x-svc-secret-key': 'k' };
 const analyst = (id: string) => ({ ...ADMIN, 'x-svc-role': 'analyst', 'x-svc-user-id': id, 'x-svc-user-name': `user${id}` });
@@ -58,23 +59,8 @@ type kid @table(name: "kid") {
 const KINDS = 'id small big amount exact ratio dbl flag label code uid mood tags nums doc raw ir br tr span day at_time ts naive geom geog';
 const ODD = 'id n f r big d ts naive ts_text naive_text d_text o bits bytes j arr';
 
-interface Request {
-  readonly name: string;
-  readonly query: string;
-  readonly variables?: Record<string, unknown>;
-  readonly headers?: Record<string, string>;
-}
-
-function goldenReads(): Request[] {
-  const dir = join(import.meta.dirname, '..', 'golden', 'read');
-  return readdirSync(dir).sort().map((name) => {
-    const vars = join(dir, name, 'variables.json');
-    return { name: `golden ${name}`, query: readFileSync(join(dir, name, 'request.graphql'), 'utf8'), ...(existsSync(vars) ? { variables: JSON.parse(readFileSync(vars, 'utf8')) } : {}), headers: ADMIN };
-  });
-}
-
-const REQUESTS: Request[] = [
-  ...goldenReads(),
+const REQUESTS: GoldenRequest[] = [
+  ...goldenReads(ADMIN),
   { name: 'nested relations of every depth', query: `{ shop_customers(order_by: [{field: "name", direction: DESC}], limit: 3) { id name email created_at
       orders(nested_order_by: [{field: "id"}]) { id status ordered_at ship_date items(nested_order_by: [{field: "line"}]) { line quantity total product { name category { name parent { name } } } } } } }` },
   { name: 'to-one relations missing and present', query: '{ shop_categories(order_by: [{field: "id"}]) { id name parent { name parent { id } } children(nested_order_by: [{field: "id"}]) { id name parent { name } } } }' },
