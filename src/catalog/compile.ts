@@ -9,7 +9,7 @@ import { argumentProblem, DIRECTIVES, type DirectiveSite, siteProblem } from './
 import { CatalogError, locOf, where } from './errors.js';
 import { joinRelation, type PendingJoin } from './joins.js';
 import {
-  type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type InputType, isScalar, type Relation, type StructType,
+  type CatalogFunction, type ColumnField, type DataObject, deepFreeze, type FunctionCallField, type InputType, isScalar, MEASUREMENT_FUNCS, type Relation, type StructType,
   type ResolvedCatalog, type ScalarName, type SourceInfo, type UniqueKey,
 } from './model.js';
 
@@ -157,6 +157,8 @@ export function compileField(ctx: Ctx, file: string, f: FieldDefinitionNode): Co
     filterRequired: d.has('filter_required'),
     ...(f.description ? { description: f.description.value } : {}),
     ...(typeof d.get('dim')?.[0]?.len === 'number' ? { dim: d.get('dim')![0]!.len as number } : {}),
+    ...(d.has('measurement') ? { measurement: true } : {}),
+    ...(d.has('timescale_key') ? { timescaleKey: true } : {}),
     loc,
   };
 }
@@ -193,7 +195,10 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
   const table = d.get('table')?.[0];
   const view = d.get('view')?.[0];
   const loc = locOf(node, file);
-  if (!table && !view) return undefined;
+  if (!table && !view) {
+    for (const special of ['cube', 'hypertable']) if (d.has(special)) ctx.problems.push(`@${special} on "${node.name.value}" needs @table or @view ${where(loc)}`);
+    return undefined;
+  }
   const local = node.name.value;
   const fields: ColumnField[] = [];
   const calls: FunctionCallField[] = [];
@@ -224,6 +229,11 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
       refs.push({ owner: local, args: r, sourceFields: [field.name], referencesFields: [String(r.field ?? '')], loc: where(locOf(f, file)) });
     }
   }
+  for (const f of fields) {
+    if (!f.measurement) continue;
+    if (!d.has('cube')) ctx.warnings.push(`@measurement on "${local}.${f.name}" has no effect: "${local}" is not a @cube ${where(f.loc)}`);
+    else if (f.list || f.struct || !MEASUREMENT_FUNCS[f.type]) ctx.warnings.push(`@measurement on "${local}.${f.name}" has no effect: only ${Object.keys(MEASUREMENT_FUNCS).join(', ')} fields are measured ${where(f.loc)}`);
+  }
   for (const r of d.get('references') ?? []) {
     refs.push({ owner: local, args: r, sourceFields: (r.source_fields as string[]) ?? [], referencesFields: (r.references_fields as string[]) ?? [], loc: where(loc) });
   }
@@ -253,6 +263,8 @@ function compileObject(ctx: Ctx, file: string, node: ObjectTypeDefinitionNode): 
     ...(soft ? { softDelete: soft } : {}),
     ...(argsDir ? { args: { input: typeName(ctx, String(argsDir.name)), required: Boolean(argsDir.required) } } : {}),
     readOnly: ctx.source.readOnly || !table,
+    ...(d.has('cube') ? { cube: true } : {}),
+    ...(d.has('hypertable') ? { hypertable: true } : {}),
     ...(d.get('cache') ? { cache: { ...(d.get('cache')![0] as object) } as DataObject['cache'] } : {}),
     ...(node.description ? { description: node.description.value } : {}),
     loc,

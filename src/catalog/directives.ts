@@ -70,6 +70,13 @@ export const DIRECTIVES: Readonly<Record<string, DirectiveSpec>> = {
   no_cache: { on: TF, args: {} },
   embeddings: { on: T, args: { model: s, vector: s, distance: VECTOR_DISTANCE } },
   dim: { on: F, args: { len: 'int' } },
+  // hugr's special table types (docs/catalogs.md "Cubes and hypertables"): a cube's @measurement
+  // fields aggregate by a query's `measurement_func`; a hypertable is a table whose @timescale_key
+  // field is its time axis.
+  cube: { on: T, args: {} },
+  measurement: { on: F, args: {} },
+  hypertable: { on: T, args: {} },
+  timescale_key: { on: F, args: {} },
   drop: { on: TF, args: {} },
   replace: { on: TF, args: {} },
   if_not_exists: { on: TF, args: {} },

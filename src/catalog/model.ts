@@ -57,6 +57,10 @@ export interface ColumnField {
   readonly description?: string;
   /** `@dim(len:)` of a Vector field: the vectors searched against it have this many elements. */
   readonly dim?: number;
+  /** `@measurement` on a field of a `@cube` object: aggregated by the query's `measurement_func`. */
+  readonly measurement?: boolean;
+  /** `@timescale_key`: the time axis of a `@hypertable` object. */
+  readonly timescaleKey?: boolean;
   readonly loc: Location;
   /**
    * A Timestamp field over a naive database timestamp (DuckDB or PostgreSQL `TIMESTAMP`): its
@@ -65,6 +69,25 @@ export interface ColumnField {
    */
   readonly naive?: boolean;
 }
+
+/**
+ * The `measurement_func` values a `@measurement` field of each scalar takes (hugr's
+ * `<Scalar>MeasurementAggregation` enums); other scalars are not measured.
+ */
+export const MEASUREMENT_FUNCS: Partial<Readonly<Record<ScalarName, readonly string[]>>> = {
+  Int: ['SUM', 'AVG', 'MIN', 'MAX', 'ANY'],
+  BigInt: ['SUM', 'AVG', 'MIN', 'MAX', 'ANY'],
+  Float: ['SUM', 'AVG', 'MIN', 'MAX', 'ANY'],
+  Boolean: ['ANY', 'OR', 'AND'],
+  Date: ['MIN', 'MAX', 'ANY'],
+  Timestamp: ['MIN', 'MAX', 'ANY'],
+  DateTime: ['MIN', 'MAX', 'ANY'],
+  Time: ['MIN', 'MAX', 'ANY'],
+  String: ['ANY'],
+};
+
+/** A field a query may aggregate with `measurement_func`: `@measurement` on a `@cube`, of a measured scalar. */
+export const isMeasured = (obj: Pick<DataObject, 'cube'>, f: ColumnField): boolean => !!obj.cube && !!f.measurement && !f.list && !f.struct && !!MEASUREMENT_FUNCS[f.type];
 
 export type RelationKind = 'one' | 'many' | 'm2m';
 
@@ -144,6 +167,13 @@ export interface DataObject {
   readonly softDelete?: { readonly cond?: string; readonly set?: string };
   readonly args?: { readonly input: string; readonly required: boolean };
   readonly readOnly: boolean;
+  /**
+   * `@cube`: a row query selecting a measurement with `measurement_func` (or `_rows_count`) groups
+   * the rows by the other selected fields (src/planner/cube.ts).
+   */
+  readonly cube?: boolean;
+  /** `@hypertable` (TimescaleDB in hugr): served as a table; its `@timescale_key` field is the time axis. */
+  readonly hypertable?: boolean;
   /** `@cache` on the type: every query of the object is cached (SPEC §9). */
   readonly cache?: { readonly ttl?: number | string; readonly key?: string; readonly tags?: readonly string[] };
   readonly description?: string;

@@ -3,7 +3,8 @@
 // fields. Relations, @unnest and query-time joins are planned in select.ts, which they recurse into.
 import type { FieldNode, GraphQLObjectType } from 'graphql';
 import type { DataObject } from '../catalog/model.js';
-import { isScalar as isScalarName } from '../catalog/model.js';
+import { isMeasured, isScalar as isScalarName } from '../catalog/model.js';
+import { measured } from './cube.js';
 import type { PlanContext } from './context.js';
 import { PARENT_KEY_PREFIX } from './extension-fields.js';
 import { columnValue, fieldExpr, jsonStruct } from './fields.js';
@@ -56,7 +57,10 @@ export function columnField(planned: Planned, at: FieldAt, column: DataObject['f
   const expr = columnValue(ctx, obj, alias, column, args, 'read');
   // A stored column declared `!` is never null; computed and transformed values may be.
   const notNull = column.nonNull && expr.kind === 'column';
-  addField(planned, key, { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}), origin: { object: obj.name, field: column.name } }, 'scalar');
+  const field: OutField = { kind: 'scalar', key, expr, scalar: column.type, list: column.list, ...(notNull ? { notNull } : {}), origin: { object: obj.name, field: column.name } };
+  // A cube's measurement with `measurement_func` is aggregated per group (src/planner/cube.ts).
+  const func = args.measurement_func as string | null | undefined;
+  addField(planned, key, func && isMeasured(obj, column) ? measured(field, func, column.type) : field, 'scalar');
 }
 
 /**

@@ -18,6 +18,7 @@ import type { PlanContext } from './context.js';
 import { fieldExpr, generatedValue } from './fields.js';
 import { correlation, filterNames, fromFor, guard, objectOf, planFilter } from './filter.js';
 import { similarityOf } from './vector.js';
+import { cubeRows, rowsCount } from './cube.js';
 import type { Expr } from './ir/expr.js';
 import type { AggOut, AggregateNode } from './ir/aggregate.js';
 import type { FilterNode } from './ir/filter.js';
@@ -90,6 +91,7 @@ function planField(planned: Planned, at: FieldAt, def: GraphQLField<unknown, unk
   if (column) return columnField(planned, at, column);
   const call = obj.calls.find((c) => c.name === name);
   if (call && callField(planned, at, call)) return;
+  if (name === '_rows_count' && obj.cube) return addField(planned, at.key, rowsCount(at.key), 'scalar');
   const generated = generatedValue(at.ctx, obj, at.alias, name, at.args, 'read');
   if (generated) return generatedField(planned, at, generated);
   const distanceOf = /^_(.+)_distance$/.exec(name)?.[1];
@@ -159,7 +161,7 @@ function relationOut(
   const child = ctx.nextAlias();
   const corr = correlation(ctx, rel, alias, child);
   if (rel.kind === 'one') {
-    const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { args: args.args }), correlate: corr, unique: isKey(target, rel.targetFields) && !rel.joinSql };
+    const sel: SelectNode = { ...planSelect(ctx, target, child, childType, fieldNodes, { args: args.args }, corr), correlate: corr, unique: isKey(target, rel.targetFields) && !rel.joinSql };
     return { field: { kind: 'object', key, select: sel }, select: sel };
   }
   const sel = planRelationList(ctx, target, child, childType, fieldNodes, args, corr);
@@ -184,7 +186,7 @@ function existsRelated(ctx: PlanContext, sel: SelectNode): FilterNode {
 function planRelationList(
   ctx: PlanContext, target: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args, corr: FilterNode,
 ): SelectNode {
-  const base = planSelect(ctx, target, alias, type, nodes, { filter: args.filter, distinct_on: args.distinct_on, args: args.args });
+  const base = planSelect(ctx, target, alias, type, nodes, { filter: args.filter, distinct_on: args.distinct_on, args: args.args }, corr);
   const wholeOrder = orderItems(ctx, base, args.order_by as OrderArg[] | undefined, target);
   const nestedOrder = args.nested_order_by ? orderItems(ctx, base, args.nested_order_by as OrderArg[], target) : wholeOrder;
   const hasWhole = args.limit !== undefined && args.limit !== null || (args.offset !== undefined && args.offset !== null && args.offset !== 0);
@@ -281,6 +283,8 @@ function orderItems(ctx: PlanContext, sel: SelectNode, order: OrderArg[] | undef
 /** Plans the rows of `obj` under `alias` with the list arguments of SPEC §4. */
 export function planSelect(
   ctx: PlanContext, obj: DataObject, alias: string, type: GraphQLObjectType, nodes: readonly FieldNode[], args: Args,
+  /** What the caller reads of these rows besides the fields (a relation's correlation): a cube keeps those columns. */
+  keep?: FilterNode,
 ): SelectNode {
   const planned = planFields(ctx, obj, alias, type, nodes);
   const where: FilterNode[] = [...planned.extraWhere];
@@ -297,12 +301,17 @@ export function planSelect(
   const near = similarityOf(ctx, obj, alias, args.similarity);
   if (near) where.push(near.where);
   const limit = near ? Math.min(near.limit, typeof args.limit === 'number' ? args.limit : near.limit) : args.limit;
+  const from = fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined);
+  const filtered: FilterNode | undefined = where.length ? (where.length === 1 ? where[0]! : { kind: 'and', items: where }) : undefined;
+  // A cube selecting aggregated measurements reads its groups: filters apply to the rows before.
+  const grouped = obj.cube ? cubeRows(from, planned.fields, filtered, [keep, distinct, planned.joins]) : undefined;
+  if (grouped) plannedFrom.set(grouped.fields, plannedFrom.get(planned.fields)!);
   const sel: SelectNode = {
     kind: 'select',
-    from: fromFor(ctx, obj, alias, args.args as Record<string, unknown> | null | undefined),
-    fields: planned.fields,
+    from: grouped?.from ?? from,
+    fields: grouped?.fields ?? planned.fields,
     ...(planned.joins.length ? { joins: planned.joins } : {}),
-    ...(where.length ? { where: where.length === 1 ? where[0]! : { kind: 'and', items: where } } : {}),
+    ...(filtered && !grouped ? { where: filtered } : {}),
     orderBy: [],
     ...(typeof limit === 'number' ? { limit } : {}),
     ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),

@@ -1,6 +1,6 @@
 // The types one data object contributes to the schema (SPEC §4): the object, its filters,
 // mutation inputs and aggregation types.
-import { type CatalogFunction, type ColumnField, type FunctionArg, type DataObject, isScalar, type Relation, type ScalarName, type StructType } from '../catalog/model.js';
+import { type CatalogFunction, type ColumnField, type FunctionArg, type DataObject, isMeasured, isScalar, MEASUREMENT_FUNCS, type Relation, type ScalarName, type StructType } from '../catalog/model.js';
 import { aggregationTypeName, AGGREGATIONS, FILTER_OPERATORS, filterInputSdl, filterTypeName, subAggregationTypeName } from './scalars.js';
 
 const desc = (d: string | undefined, indent = ''): string => (d ? `${indent}${JSON.stringify(d)}\n` : '');
@@ -21,21 +21,35 @@ function gqlType(f: ColumnField, input = false): string {
   return f.list ? `[${t}]` : t;
 }
 
-function columnArgs(f: ColumnField): string {
+function columnArgs(obj: DataObject, f: ColumnField): string {
   if (f.list || f.struct) return '';
-  switch (f.type) {
-    case 'Timestamp':
-    case 'DateTime':
-      return '(bucket: TimeBucket, bucket_interval: Interval)';
-    case 'Date':
-      return '(bucket: TimeBucket)';
-    case 'JSON':
-      return '(struct: JSON)';
-    case 'Geometry':
-      return '(transforms: [GeometryTransform!], from: Int, to: Int, buffer: Float, simplify_factor: Float)';
-    default:
-      return '';
-  }
+  // A cube's measurement takes the aggregate applied per group (hugr's `<Scalar>MeasurementAggregation`).
+  const measured = isMeasured(obj, f) ? [`measurement_func: ${measurementEnum(f.type)}`] : [];
+  const own = ((): string[] => {
+    switch (f.type) {
+      case 'Timestamp':
+      case 'DateTime':
+        return ['bucket: TimeBucket', 'bucket_interval: Interval'];
+      case 'Date':
+        return ['bucket: TimeBucket'];
+      case 'JSON':
+        return ['struct: JSON'];
+      case 'Geometry':
+        return ['transforms: [GeometryTransform!]', 'from: Int', 'to: Int', 'buffer: Float', 'simplify_factor: Float'];
+      default:
+        return [];
+    }
+  })();
+  const args = [...own, ...measured];
+  return args.length ? `(${args.join(', ')})` : '';
+}
+
+const measurementEnum = (scalar: ScalarName): string => `${scalar}MeasurementAggregation`;
+
+/** The `measurement_func` enums of the scalars some cube measures (none without cubes, so other schemas stay as they were). */
+export function measurementSdl(objects: readonly DataObject[]): string[] {
+  const used = new Set(objects.flatMap((o) => o.fields.filter((f) => isMeasured(o, f)).map((f) => f.type)));
+  return (Object.keys(MEASUREMENT_FUNCS) as ScalarName[]).filter((t) => used.has(t)).map((t) => `enum ${measurementEnum(t)} {\n  ${MEASUREMENT_FUNCS[t]!.join('\n  ')}\n}`);
 }
 
 /** `args: <Input>` of a parameterized view (`!` when required), or '' for other objects. */
@@ -97,11 +111,13 @@ function callFields(obj: DataObject, fns: ReadonlyMap<string, CatalogFunction>):
 function objectType(obj: DataObject, byName: Map<string, DataObject>, fns: ReadonlyMap<string, CatalogFunction>): string {
   const lines: string[] = [];
   for (const f of obj.fields) {
-    lines.push(`${desc(f.description, '  ')}  ${f.name}${columnArgs(f)}: ${gqlType(f)}${f.nonNull && !f.sql ? '!' : ''}`);
+    lines.push(`${desc(f.description, '  ')}  ${f.name}${columnArgs(obj, f)}: ${gqlType(f)}${f.nonNull && !f.sql ? '!' : ''}`);
     if (!f.list && ['Timestamp', 'DateTime', 'Date'].includes(f.type)) lines.push(`  _${f.name}_part(extract: TimeExtract!, extract_divide: Int): BigInt`);
     if (!f.list && f.type === 'Geometry') lines.push(`  _${f.name}_measurement(type: GeometryMeasurementTypes!, transform: Boolean, from: Int, to: Int): Float`);
     if (!f.list && f.type === 'Vector') lines.push(`  "Distance to the vector (smaller is nearer; Inner: the negative inner product)"\n  _${f.name}_distance(vector: Vector!, distance: VectorDistanceType!): Float`);
   }
+  // A cube counts the rows of each group (hugr's special-types page selects `_rows_count` beside measurements).
+  if (obj.cube) lines.push('  "The number of rows in the group (a cube query groups by the other selected fields)."\n  _rows_count: BigInt');
   lines.push(...relationFields(obj, byName), ...callFields(obj, fns));
   // Query-time joins to any object (SPEC §4): `_join` by fields, `_spatial` by geometry.
   lines.push('  "Rows of any data object whose `fields` equal these fields of this row (a query-time join)."\n  _join(fields: [String!]!): _join');

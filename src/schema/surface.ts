@@ -2,7 +2,7 @@
 // each root field means. Placement follows SPEC §3.2: prefixed names at the root, or un-prefixed
 // names under a module field for `as_module` sources and `@module` paths.
 import type { CatalogFunction, DataObject, InputType, ResolvedCatalog, SourceInfo, StructType, UniqueKey } from '../catalog/model.js';
-import { aggregatableStructs, functionArgSdl, hasVector, listArgs, VECTOR_SEARCH_SDL, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
+import { aggregatableStructs, functionArgSdl, hasVector, listArgs, measurementSdl, VECTOR_SEARCH_SDL, names, objectSdl, queryJoinSdl, structAggregationSdl, structFilterSdl } from './object-sdl.js';
 import { CATALOG_INTRO_FIELDS, CATALOG_INTRO_SDL } from './catalog-intro-sdl.js';
 import { H3_ROOT_FIELD, h3Sdl } from './h3-sdl.js';
 import { baseSdl } from './scalars.js';
@@ -218,6 +218,7 @@ export function buildSurface(
   }
   if (byName.size) out.sdl.push(...queryJoinSdl([...byName.values()]));
   if ([...byName.values()].some(hasVector)) out.sdl.push(...VECTOR_SEARCH_SDL);
+  out.sdl.push(...measurementSdl([...byName.values()]));
   // Only sources whose SQL compiler can group by H3 cell (`h3Cells` of src/sql/compiler.ts:
   // DuckDB in SQL, PostgreSQL through the server's cell map); MySQL objects are not offered.
   const cellObjects = new Set(sorted.filter((c) => offersH3(c.source)).flatMap((c) => c.objects.map((o) => o.name)));

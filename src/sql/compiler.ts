@@ -346,6 +346,7 @@ export abstract class SqlCompiler {
 
   protected fromNode(f: FromNode, ctx: SqlContext): string {
     if (f.keys) return `${this.keysTable(f.keys, ctx)} AS ${this.quoteIdentifier(f.alias)}`;
+    if (f.group) return `(${this.grouped(f.group, ctx)}) AS ${this.quoteIdentifier(f.alias)}`;
     if (f.sql) {
       // A view's own SQL may read more than the tables it names through placeholders.
       ctx.approximate = true;
@@ -355,6 +356,18 @@ export abstract class SqlCompiler {
     const sql = f.sql?.map((p) => (typeof p === 'string' ? p : p.kind === 'ident' ? p.parts.map((x) => this.quoteIdentifier(x)).join('.') : this.param(p, ctx))).join('');
     const target = sql !== undefined ? `(${sql})` : f.name.map((n) => this.quoteIdentifier(n)).join('.');
     return `${target} AS ${this.quoteIdentifier(f.alias)}`;
+  }
+
+  /** A cube's grouped rows: grouped by position, so a parameter of a grouped value is written once. */
+  private grouped(g: NonNullable<FromNode['group']>, ctx: SqlContext): string {
+    const columns = g.columns.map((c) => {
+      const arg = c.expr ? this.expr(c.expr, ctx) : undefined;
+      const value = c.agg ? this.aggregateCall(c.agg, arg, false, undefined, undefined) : arg!;
+      return `${c.cast ? `CAST(${value} AS ${this.sqlType(c.cast)})` : value} AS ${this.quoteIdentifier(c.name)}`;
+    });
+    const where = g.where ? ` WHERE ${this.filter(g.where, ctx)}` : '';
+    const keys = g.columns.flatMap((c, i) => (c.agg ? [] : [String(i + 1)]));
+    return `SELECT ${columns.join(', ')} FROM ${this.fromNode(g.source, ctx)}${where}${keys.length ? ` GROUP BY ${keys.join(', ')}` : ''}`;
   }
 
   protected whereClause(sel: SelectNode, ctx: SqlContext): string {

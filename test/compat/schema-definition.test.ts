@@ -3,16 +3,11 @@
 // unique keys), on the northwind fixture (test/compat/northwind).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.js';
-import { data, startNorthwind, writeSource } from './support.js';
+import { data, startNorthwind } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  // A second source in hugr's cube/hypertable form, beside northwind (docs/5-graphql/1-queries/13-cube-hypertable.md).
-  t = await startNorthwind({}, (dir) => writeSource(dir, 'metrics', {
-    'source.yaml': 'type: duckdb\npath: metrics.duckdb\ncreate: true\nseed: seed.sql\n',
-    'seed.sql': 'CREATE TABLE readings (ts TIMESTAMPTZ, sensor VARCHAR, value DOUBLE);\n',
-    'schema.graphql': 'type readings @table(name: "readings") @cube @hypertable {\n  ts: Timestamp! @timescale_key\n  sensor: String! @dim\n  value: Float @measurement\n}\n',
-  }));
+  t = await startNorthwind();
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -115,16 +110,6 @@ describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/3-views
   it('a view over a database table function: its arguments are the function\'s', async () => {
     const d = await data(t, '{ customer_orders(args: {cust: 1}, order_by: [{field: "id"}]) { id status } }');
     expect(d.customer_orders).toEqual([{ id: 1, status: 'completed' }, { id: 2, status: 'pending' }]);
-  });
-});
-
-describe('docs/5-graphql/1-queries/13-cube-hypertable.md', () => {
-  it('the cube and hypertable directives are refused with their names and lines; only their source fails (documented difference)', async () => {
-    const d = await data(t, '{ function { core { metrics: data_source_status(name: "metrics") nw: data_source_status(name: "nw") } } }');
-    expect(d.function.core.nw).toBe('loaded');
-    expect(d.function.core.metrics).toMatch(/^failed: /);
-    for (const name of ['@cube', '@hypertable', '@timescale_key', '@measurement']) expect(d.function.core.metrics).toContain(`unknown directive "${name}"`);
-    expect(d.function.core.metrics).toMatch(/schema\.graphql:1\)/);
   });
 });
 

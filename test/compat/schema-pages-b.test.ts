@@ -1,5 +1,5 @@
-// hugr's schema-definition pages (issue 32), second part: modules, special table types (cube,
-// hypertable), field transformations. The catalogs are ours, written in the syntax each page shows;
+// hugr's schema-definition pages (issue 32), second part: modules and field transformations (the
+// special table types page is test/compat/cube-hypertable.test.ts). The catalogs are ours, written in the syntax each page shows;
 // the requests are the pages' requests on our data (the northwind fixture for field transformations).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -45,25 +45,6 @@ extend type Function {
   get_customer_orders(customer_id: Int!): [order]
     @function(name: "get_customer_orders", sql: "SELECT id, total FROM [$catalog].orders WHERE customer_id = [customer_id] ORDER BY id", is_table: true)
     @module(name: "crm")
-}
-`,
-  });
-  // The special-types page's cube and hypertable tables, as a source of their own.
-  writeSource(dir, 'olap', {
-    'source.yaml': 'type: duckdb\npath: ":memory:"\nprefix: olap\nseed: seed.sql\n',
-    'seed.sql': 'CREATE TABLE sales (id BIGINT PRIMARY KEY, store_id INTEGER, sale_date DATE, quantity INTEGER, total_amount DOUBLE);\nCREATE TABLE sensor_readings (sensor_id INTEGER, ts TIMESTAMPTZ, temperature DOUBLE, PRIMARY KEY (sensor_id, ts));\n',
-    'schema.graphql': `type sales @table(name: "sales") @cube {
-  id: BigInt! @pk
-  store_id: Int!
-  sale_date: Date!
-  quantity: Int! @measurement
-  total_amount: Float! @measurement
-}
-
-type sensor_readings @table(name: "sensor_readings") @hypertable {
-  sensor_id: Int! @pk
-  ts: Timestamp! @pk @timescale_key
-  temperature: Float!
 }
 `,
   });
@@ -118,16 +99,6 @@ describe('docs/4-engine-configuration/3-schema-definition/4-modules.md', () => {
     expect(denied.body.errors?.[0]?.extensions?.code, denied.text).toBe('FORBIDDEN');
     const other = await data(t, '{ sales { reports { total_sales { category } } } }', undefined, as('external_api'));
     expect(other.sales.reports.total_sales).toHaveLength(2);
-  });
-});
-
-describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/10-special-types.md', () => {
-  it('@cube, @measurement, @hypertable and @timescale_key are refused by name and line; only their source fails (documented difference)', async () => {
-    const d = await data(t, '{ function { core { olap: data_source_status(name: "olap") shop: data_source_status(name: "shop") } } }', undefined, KEY);
-    expect(d.function.core.shop).toBe('loaded');
-    expect(d.function.core.olap).toMatch(/^failed: /);
-    for (const name of ['@cube', '@measurement', '@hypertable', '@timescale_key']) expect(d.function.core.olap).toContain(`unknown directive "${name}"`);
-    expect(d.function.core.olap).toMatch(/schema\.graphql:1\)/);
   });
 });
 

@@ -14,6 +14,24 @@ export interface FromNode {
   readonly sql?: readonly (string | import('./expr.js').ParamExpr | { readonly kind: 'ident'; readonly parts: readonly string[] })[];
   /** The parents' keys of a cross-source level, as a table (src/planner/ir/remote.ts). */
   readonly keys?: import('./remote.js').KeysTable;
+  /**
+   * A cube's grouped rows (src/planner/cube.ts): `source` filtered by `where`, one row per group of
+   * the columns without `agg`, the others aggregated; the derived table is named `alias`.
+   */
+  readonly group?: {
+    readonly source: FromNode;
+    readonly where?: FilterNode;
+    readonly columns: readonly GroupColumn[];
+  };
+}
+
+/** A column of a cube's grouped rows: a grouped value, or an aggregate (`count` with no `expr` counts rows). */
+export interface GroupColumn {
+  readonly name: string;
+  readonly expr?: Expr;
+  readonly agg?: import('./aggregate.js').AggFn;
+  /** The aggregate's value is cast back to the field's scalar (the average of an Int measurement is an Int). */
+  readonly cast?: ScalarName;
 }
 
 export interface OrderItem {
