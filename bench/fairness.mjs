@@ -145,6 +145,8 @@ async function main() {
       QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', MAX_TOKENS: String(MAX_TOKENS),
       // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
+      ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
+      ANONYMOUS_MAX_RESPONSE_BYTES: process.env.ANONYMOUS_MAX_RESPONSE_BYTES ?? String(8 * 1024 * 1024),
     },
     logFile: join(dir, 'svc.log'),
   });

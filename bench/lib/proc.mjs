@@ -66,7 +66,10 @@ export function freePort() {
 export function startChild({ name, cmd, args, env, cwd, logFile }) {
   // Throughput benches load the server from one address with many connections: the per-caller limit
   // (MAX_REQUESTS_PER_CALLER: the rest wait their turn) is off unless the bench or its caller sets it (fairness does).
-  const child = spawn(cmd, args, { cwd, env: { MAX_REQUESTS_PER_CALLER: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // They send anonymous requests: anonymous callers' smaller answer limits are off too (a 1,000,000-row
+  // answer is what bench:big-answer measures), leaving MAX_RESPONSE_ROWS / _BYTES as signed-in callers have them.
+  const benchDefaults = { MAX_REQUESTS_PER_CALLER: '0', ANONYMOUS_MAX_RESPONSE_ROWS: '0', ANONYMOUS_MAX_RESPONSE_BYTES: '0' };
+  const child = spawn(cmd, args, { cwd, env: { ...benchDefaults, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   child.stdout.pipe(log);
   child.stderr.pipe(log);

@@ -136,6 +136,13 @@ export const settingsShape = {
    */
   MAX_RESPONSE_ROWS: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(1_000_000),
   MAX_RESPONSE_BYTES: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(256 * 1024 * 1024),
+  /**
+   * The same two limits for anonymous callers (the smaller of the pair applies; 0: MAX_RESPONSE_*
+   * alone): anyone who can reach the server may ask, and eight of them asking for a 1,000,000-row
+   * answer each held both cores of the fairness bench (issue 31). Signed-in callers keep the large ones.
+   */
+  ANONYMOUS_MAX_RESPONSE_ROWS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(10_000),
+  ANONYMOUS_MAX_RESPONSE_BYTES: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(8 * 1024 * 1024),
   /** Roles (and `secret_key`) not bound by the three limits above; nobody by default. */
   COST_LIMITS_EXEMPT: list.default([]),
   /**

@@ -68,6 +68,8 @@ export class Executor {
     private readonly admission?: Omit<AdmissionSettings, 'size'>,
     /** MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES of one request's answer (requests under the limits only). */
     private readonly responseLimits: ResponseLimits = { rows: 0, bytes: 0 },
+    /** Anonymous callers' (ANONYMOUS_MAX_RESPONSE_ROWS / _BYTES, src/executor/response-budget.ts anonymousLimits). */
+    private readonly anonymousLimits: ResponseLimits = responseLimits,
   ) {
     this.slots = new Semaphore(maxParallel);
   }
@@ -183,19 +185,26 @@ export class Executor {
     });
   }
 
+  /** The answer limits of this request's caller: anonymous callers' are smaller. */
+  private limitsOf(ctx: RequestContext): ResponseLimits {
+    return ctx.identity.authType === 'anonymous' ? this.anonymousLimits : this.responseLimits;
+  }
+
   /**
    * The most root rows a statement of this request asks its database for (src/planner/row-cap.ts):
-   * one over MAX_RESPONSE_ROWS, so an answer over the limit is cut by the database and still refused.
+   * one over the caller's row limit, so an answer over it is cut by the database and still refused.
    */
   rowCap(ctx: RequestContext): number | undefined {
-    return ctx.limited && this.responseLimits.rows > 0 ? this.responseLimits.rows + 1 : undefined;
+    const rows = this.limitsOf(ctx).rows;
+    return ctx.limited && rows > 0 ? rows + 1 : undefined;
   }
 
   /** The request's answer budget; none for callers outside the request limits (the system identity). */
   private budget(ctx: RequestContext): ResponseBudget | undefined {
-    if (!ctx.limited || (this.responseLimits.rows <= 0 && this.responseLimits.bytes <= 0)) return undefined;
+    const limits = this.limitsOf(ctx);
+    if (!ctx.limited || (limits.rows <= 0 && limits.bytes <= 0)) return undefined;
     const owner = ctx.budgetOf ?? ctx;
-    return (owner.responseBudget ??= new ResponseBudget(this.responseLimits));
+    return (owner.responseBudget ??= new ResponseBudget(limits));
   }
 
   private async write(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, stmt: CompiledSql) {

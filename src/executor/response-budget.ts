@@ -11,6 +11,28 @@ export interface ResponseLimits {
   readonly rows: number;
   /** Bytes of one request's answer as JSON; 0: no limit. */
   readonly bytes: number;
+  /** The settings the two limits come from, named in the error (default MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES). */
+  readonly settings?: { readonly rows: string; readonly bytes: string };
+}
+
+/**
+ * The limits of anonymous callers: the smaller of each pair, 0 on one side meaning "no limit of its
+ * own" (ANONYMOUS_MAX_RESPONSE_ROWS=0: anonymous callers get MAX_RESPONSE_ROWS like everyone).
+ * Anonymous callers are anyone who can reach the server: a 1,000,000-row answer costs both cores
+ * for seconds (issue 31), so they get a much smaller one by default; signed-in callers keep theirs.
+ */
+export function anonymousLimits(all: ResponseLimits, anonymous: { readonly rows: number; readonly bytes: number }): ResponseLimits {
+  const rows = tighter(all.rows, anonymous.rows);
+  const bytes = tighter(all.bytes, anonymous.bytes);
+  return {
+    rows: rows.value,
+    bytes: bytes.value,
+    settings: { rows: rows.own ? 'ANONYMOUS_MAX_RESPONSE_ROWS' : 'MAX_RESPONSE_ROWS', bytes: bytes.own ? 'ANONYMOUS_MAX_RESPONSE_BYTES' : 'MAX_RESPONSE_BYTES' },
+  };
+}
+
+function tighter(all: number, own: number): { value: number; own: boolean } {
+  return own > 0 && (all <= 0 || own < all) ? { value: own, own: true } : { value: all, own: false };
 }
 
 export class ResponseBudget {
@@ -64,15 +86,20 @@ export class ResponseBudget {
 
   private checkRows(): void {
     if (this.limits.rows > 0 && this.rows > this.limits.rows) {
-      throw new PublicError(ErrorCode.ResponseTooLarge, `the answer holds more than ${this.limits.rows} rows, the limit of one request (MAX_RESPONSE_ROWS); ask for fewer (limit, filter) or page with offset`);
+      throw new PublicError(ErrorCode.ResponseTooLarge, `the answer holds more than ${this.limits.rows} rows, ${limitOf(this.limits.settings?.rows ?? 'MAX_RESPONSE_ROWS')}ask for fewer (limit, filter) or page with offset`);
     }
   }
 
   private checkBytes(): void {
     if (this.limits.bytes > 0 && this.bytes > this.limits.bytes) {
-      throw new PublicError(ErrorCode.ResponseTooLarge, `the answer is larger than ${this.limits.bytes} bytes, the limit of one request (MAX_RESPONSE_BYTES); ask for fewer rows or fields, or page with offset`);
+      throw new PublicError(ErrorCode.ResponseTooLarge, `the answer is larger than ${this.limits.bytes} bytes, ${limitOf(this.limits.settings?.bytes ?? 'MAX_RESPONSE_BYTES')}ask for fewer rows or fields, or page with offset`);
     }
   }
+}
+
+/** The error's words for the limit crossed: an anonymous caller's is the small one, and signing in lifts it. */
+function limitOf(setting: string): string {
+  return setting.startsWith('ANONYMOUS_') ? `the limit of one anonymous request (${setting}); sign in for a larger one, or ` : `the limit of one request (${setting}); `;
 }
 
 /**

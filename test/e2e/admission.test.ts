@@ -37,9 +37,10 @@ beforeAll(async () => {
     SOURCE_ROLE_SHARE: '0.5',
     SOURCE_QUEUE_TIMEOUT: '300ms',
     QUERY_TIMEOUT: '0',
-    // Slow statements must stay slow: with the default row cap (MAX_RESPONSE_ROWS) the 2,000,000,000-row
-    // series is refused at its 1,000,001st row, within seconds.
+    // Slow statements must stay slow: with the default row cap (MAX_RESPONSE_ROWS, and anonymous callers'
+    // ANONYMOUS_MAX_RESPONSE_ROWS) the 2,000,000,000-row series is refused at its first row over it.
     MAX_RESPONSE_ROWS: '0',
+    ANONYMOUS_MAX_RESPONSE_ROWS: '0',
     SHUTDOWN_TIMEOUT: '1s',
   });
 }, 60_000);

@@ -51,9 +51,10 @@ beforeAll(async () => {
     MAX_REQUESTS_PER_CALLER: '2',
     CALLER_QUEUE_TIMEOUT: '1s',
     QUERY_TIMEOUT: '0',
-    // The slow request must hold its slot: with the default row cap (MAX_RESPONSE_ROWS) the 2,000,000,000-row
-    // series is refused at its 1,000,001st row, within seconds.
+    // The slow request must hold its slot: with the default row cap (MAX_RESPONSE_ROWS, and anonymous callers'
+    // ANONYMOUS_MAX_RESPONSE_ROWS) the 2,000,000,000-row series is refused at its first row over it.
     MAX_RESPONSE_ROWS: '0',
+    ANONYMOUS_MAX_RESPONSE_ROWS: '0',
     SHUTDOWN_TIMEOUT: '1s',
   });
 }, 60_000);

@@ -57,7 +57,8 @@ beforeAll(async () => {
   await pgdb.exec(`CREATE TABLE points (id int PRIMARY KEY, label text); INSERT INTO points SELECT g, 'p' || g FROM generate_series(1, 300000) g;`);
   const dir = mkdtempSync(join(tmpdir(), 'svc-ipcws-'));
   writeFileSync(join(dir, 'schema.graphql'), 'type points @table(name: "points") {\n  id: Int! @pk\n  label: String\n}\n');
-  t = await startApp({ CATALOG_ALLOWED_PATHS: dir });
+  // The cancelled stream must still be running when cancelled: anonymous callers' row limit would end it at 10,001 rows.
+  t = await startApp({ CATALOG_ALLOWED_PATHS: dir, ANONYMOUS_MAX_RESPONSE_ROWS: '0' });
   await t.gql(`mutation { core { insert_data_sources(data: {name: "pts", type: "postgres", prefix: "pts", path: "${pgdb.url}", catalogs: [{name: "pts_files", type: "localFS", path: "${dir}"}]}) { name } } }`);
   await t.gql('mutation { function { core { load_data_source(name: "pts") { success } } } }');
   await t.app.listen(0, '127.0.0.1');

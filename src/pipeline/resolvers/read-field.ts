@@ -3,6 +3,7 @@
 import { getArgumentValues } from 'graphql';
 import { aliasCounter } from '../../planner/context.js';
 import { planRead } from '../../planner/root.js';
+import { capRows } from '../../planner/row-cap.js';
 import { type Args, deniedPaths } from '../../planner/select.js';
 import type { PlanCache } from '../../statements/cache.js';
 import { planningWork } from '../metrics.js';
@@ -28,7 +29,9 @@ export async function readField(setup: RootFieldSetup, plans: PlanCache, run: Fi
   // /query's streamed lists carry no errors of their own: one with fields the role may not read is read whole.
   if (streaming && plan.kind === 'list' && streamable(runtime, pctx.statement.remotes.length) && (ctx.streams || !deniedPaths(plan.select).length)) {
     run.noteReads(pctx.reads);
-    return streamRows(setup.deps.executor, ctx, info, runtime, plan.select);
+    // Capped like a list read whole (src/planner/row-cap.ts): an /ipc list without a limit stops at the caller's row limit + 1.
+    const capped = capRows(plan, setup.deps.executor.rowCap(ctx));
+    return streamRows(setup.deps.executor, ctx, info, runtime, capped.kind === 'list' ? capped.select : plan.select);
   }
   const stmt = run.compile(plan);
   const reads = [...pctx.reads];
