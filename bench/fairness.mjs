@@ -33,6 +33,13 @@ const PLAIN = JSON.stringify({ query: '{ shop_tags { id } }' });
 /** The probe signs in (a role of its own for admission); the attackers are anonymous. */
 const PROBE_HEADERS = { 'content-type': 'application/json', 'x-svc-api-key': 'fairness-probe' };
 const MAX_TOKENS = 4000;
+/**
+ * The server's memory bounds (issue 31: RSS stays under them): DuckDB's memory_limit and the Node heap
+ * (--max-old-space-size). Their sum is the bound each phase's RSS peak is printed against.
+ */
+const DUCKDB_MB = Number(process.env.FAIRNESS_DUCKDB_MB ?? '1024');
+const HEAP_MB = Number(process.env.FAIRNESS_HEAP_MB ?? '1024');
+const BOUND_MB = DUCKDB_MB + HEAP_MB;
 
 /** The attacks of issue 15, each one request body (sent again and again) and its path. */
 function attacks() {
@@ -121,6 +128,16 @@ function rssMb(pid) {
   }
 }
 
+/** Samples the server's RSS every 50 ms until the function returned is called; that gives the peak (MB). */
+function rssPeak(pid) {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => { peak = Math.max(peak, rssMb(pid) || 0); }, 50);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, rssMb(pid) || 0);
+  };
+}
+
 /** The server's CPU share (of one core) over `ms`, once the attackers have stopped: is it idle? */
 async function after(pid, ms) {
   const c0 = cpuSeconds(pid);
@@ -138,11 +155,11 @@ async function main() {
   const server = startChild({
     name: 'svc',
     cmd: process.execPath,
-    args: [join(repo, 'dist', 'src', 'main.js')],
+    args: [`--max-old-space-size=${HEAP_MB}`, join(repo, 'dist', 'src', 'main.js')],
     cwd: dir,
     env: {
       BIND: `127.0.0.1:${port}`, CATALOGS_DIR: join(repo, 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), LOG_LEVEL: 'warn', CONFIG_FILE: config,
-      QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', MAX_TOKENS: String(MAX_TOKENS),
+      QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', MAX_TOKENS: String(MAX_TOKENS), DUCKDB_MEMORY_LIMIT: `${DUCKDB_MB}MB`,
       // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
       ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
@@ -157,9 +174,10 @@ async function main() {
     await measure(`${base}/query`, 1); // warm-up
     const alone = await measure(`${base}/query`, DURATION);
     const idle = await after(server.pid, 1000);
-    rows.push({ phase: 'probe alone', ...alone, attacker: '', rssDuring: idle.rss, cpuAfter: idle.cpu, rssAfter: idle.rss });
+    rows.push({ phase: 'probe alone', ...alone, attacker: '', rssDuring: idle.rss, rssPeak: idle.rss, cpuAfter: idle.cpu, rssAfter: idle.rss });
     console.log(`[fairness] probe alone: ${alone.n} requests, p50 ${alone.p50.toFixed(2)} ms, p99 ${alone.p99.toFixed(2)} ms, RSS ${idle.rss.toFixed(0)} MB`);
     for (const a of attacks()) {
+      const peak = rssPeak(server.pid);
       const stopAttack = startAttack(`${base}${a.path}`, a.body);
       await new Promise((r) => setTimeout(r, 300));
       const loaded = await measure(`${base}/query`, DURATION);
@@ -169,9 +187,10 @@ async function main() {
       // Statements the attackers left behind: does the server go idle once they have gone?
       await new Promise((r) => setTimeout(r, 1000));
       const quiet = await after(server.pid, 2000);
+      const rssTop = peak();
       const answers = Object.entries(attacker.statuses).map(([k, v]) => `${v}x${k}`).join(' ');
-      rows.push({ phase: a.name, ...loaded, rssDuring, cpuAfter: quiet.cpu, rssAfter: quiet.rss, attacker: `${answers}: ${attacker.first.replace(/\s+/g, ' ').slice(0, 110)}` });
-      console.log(`[fairness] ${a.name}: p99 ${loaded.p99.toFixed(2)} ms (${(loaded.p99 / alone.p99).toFixed(1)}x), RSS ${rssDuring.toFixed(0)} MB, CPU after ${(quiet.cpu * 100).toFixed(0)}%, attackers got ${answers}`);
+      rows.push({ phase: a.name, ...loaded, rssDuring, rssPeak: rssTop, cpuAfter: quiet.cpu, rssAfter: quiet.rss, attacker: `${answers}: ${attacker.first.replace(/\s+/g, ' ').slice(0, 110)}` });
+      console.log(`[fairness] ${a.name}: p99 ${loaded.p99.toFixed(2)} ms (${(loaded.p99 / alone.p99).toFixed(1)}x), RSS ${rssDuring.toFixed(0)} MB (peak ${rssTop.toFixed(0)} of ${BOUND_MB}), CPU after ${(quiet.cpu * 100).toFixed(0)}%, attackers got ${answers}`);
     }
     // A slow statement running when SIGTERM comes: how long until the process has gone?
     const slow = startAttack(`${base}/query`, JSON.stringify({ query: '{ function { shop_series(start: 1, stop: 2000000000) { generate_series } } }' }));
@@ -186,12 +205,12 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections\n`);
-  console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | CPU after (1 core) | RSS after MB | the attackers received |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
+  console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const ratio = r.p99 / unloaded;
-    console.log(`| ${r.phase} | ${r.n} | ${r.failed} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio.toFixed(1)}x | ${ratio <= 3 ? 'yes' : 'NO'} | ${r.rssDuring.toFixed(0)} | ${(r.cpuAfter * 100).toFixed(0)}% | ${r.rssAfter.toFixed(0)} | ${r.attacker.replaceAll('|', '/')} |`);
+    console.log(`| ${r.phase} | ${r.n} | ${r.failed} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio.toFixed(1)}x | ${ratio <= 3 ? 'yes' : 'NO'} | ${r.rssDuring.toFixed(0)} | ${r.rssPeak.toFixed(0)} / ${BOUND_MB}${r.rssPeak > BOUND_MB ? ' OVER' : ''} | ${(r.cpuAfter * 100).toFixed(0)}% | ${r.rssAfter.toFixed(0)} | ${r.attacker.replaceAll('|', '/')} |`);
   }
   console.log(`\n${stopped}`);
 }
