@@ -14,6 +14,16 @@ export interface RowStream {
   readonly errors?: readonly Record<string, unknown>[];
 }
 
+/** One `@stats` field of a request, as the stats stage measured it (src/pipeline/stages/) (nanoseconds). */
+export interface FieldStats {
+  readonly path: readonly (string | number)[];
+  readonly name: string;
+  readonly node: number;
+  readonly planning: number;
+  readonly compile: number;
+  readonly cached: boolean;
+}
+
 export class RequestContext {
   readonly transactions = new RequestTransactions();
   /** Mutations run in document order, even when nested under module fields. */
@@ -25,8 +35,10 @@ export class RequestContext {
    * rest of the answer stands (src/executor/cross-source.ts). Such a partial answer is not cached.
    */
   nestedFailures = 0;
-  /** `@stats` timings per root field path, reported in extensions.stats. */
-  readonly stats: Record<string, { ms: number; cached: boolean }> = {};
+  /** `@stats` timings of the root fields that asked for them (src/pipeline/stages/stats-tree.ts). */
+  readonly stats: FieldStats[] = [];
+  /** performance.now() when the request began: an operation's `@stats` total_time. */
+  readonly started = performance.now();
   /** Response paths answered from the result cache (@stats, X-Svc-Cache). */
   readonly cacheHits = new Set<string>();
   /** Data objects this request wrote; announced once the writes are committed. */

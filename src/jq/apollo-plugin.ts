@@ -28,6 +28,7 @@ export function jqFieldsPlugin(deps: JqFieldsPluginDeps): ApolloServerPlugin<Req
             operationName: rc.operationName,
             variables: rc.request.variables,
             engine: deps.engine,
+            requestStarted: caller.started,
             context: { identity: caller.identity, timezone: caller.timezone, querySvc: deps.client.querySvc(caller) },
           });
         },

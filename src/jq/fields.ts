@@ -9,6 +9,7 @@ import {
   getOperationAST, valueFromASTUntyped,
 } from 'graphql';
 import { mentionsJq } from '../pipeline/jq-field.js';
+import { extensionNode, goDuration, hasStats } from '../pipeline/stages/stats-tree.js';
 import type { JqContext } from './context.js';
 import type { JqEngine } from './engine.js';
 import { JqError } from './errors.js';
@@ -31,6 +32,8 @@ export interface ApplyJqFieldsArgs {
   readonly variables?: Readonly<Record<string, unknown>> | null;
   readonly engine: JqEngine;
   readonly context: JqContext;
+  /** performance.now() when the request began (`@stats` on a jq field: data_request_time). */
+  readonly requestStarted?: number;
 }
 
 interface JqField {
@@ -68,15 +71,37 @@ export async function applyJqFields(args: ApplyJqFieldsArgs): Promise<void> {
   // A field left out by @skip/@include is not in data and gets no result.
   const fields = jqFieldsOf(operation.selectionSet, walk).filter((f) => f.key in data);
   if (!fields.length) return;
-  const outputs = await Promise.all(fields.map((f) => evaluate(f, data, [f.key], walk)));
+  const started = performance.now();
+  const timings = fields.map(() => new JqTiming());
+  const outputs = await Promise.all(fields.map((f, i) => evaluate(f, data, [f.key], walk, timings[i])));
   const jq: Record<string, unknown> = { ...((result.extensions?.jq as Record<string, unknown> | undefined) ?? {}) };
   fields.forEach((f, i) => (jq[f.key] = outputs[i]));
-  result.extensions = { ...(result.extensions ?? {}), jq };
+  const extensions: Record<string, unknown> = { ...(result.extensions ?? {}), jq };
+  // Beside `@stats` figures, hugr's extensions page places a result in the field's own node
+  // (extensions.<alias>.jq, docs/stats.md) as well; without them only seed 000's place (the same
+  // place for an unaliased field).
+  const operationStats = hasStats(operation);
+  fields.forEach((f, i) => {
+    if (!operationStats && !hasStats(f.node) && !(f.key in (result.extensions ?? {}))) return;
+    const node = extensionNode(extensions, [f.key], operationStats);
+    node.jq = outputs[i];
+    if (hasStats(f.node)) node.stats = timings[i]!.stats(args.requestStarted === undefined ? 0 : Math.round((started - args.requestStarted) * 1e6));
+  });
+  result.extensions = extensions;
   if (walk.errors.length) result.errors = [...(result.errors ?? []), ...walk.errors];
 }
 
 /** Runs the jq field `f` of `parent` (inner jq fields first); returns its result, rewrites `parent`. */
-async function evaluate(f: JqField, parent: Record<string, unknown>, path: string[], walk: Walk): Promise<unknown> {
+async function evaluate(f: JqField, parent: Record<string, unknown>, path: string[], walk: Walk, timing?: JqTiming): Promise<unknown> {
+  const began = performance.now();
+  try {
+    return await evaluateTimed(f, parent, path, walk, timing);
+  } finally {
+    if (timing) timing.node = Math.round((performance.now() - began) * 1e6);
+  }
+}
+
+async function evaluateTimed(f: JqField, parent: Record<string, unknown>, path: string[], walk: Walk, timing?: JqTiming): Promise<unknown> {
   const original = parent[f.key];
   const args = fieldArgs(f.node, walk.variables);
   let input: unknown = original;
@@ -97,12 +122,48 @@ async function evaluate(f: JqField, parent: Record<string, unknown>, path: strin
     return null;
   }
   try {
-    const out = await walk.engine.run({ program: args.query, input: JSON.stringify(input ?? null), variables: walk.variables, context: walk.context });
-    return out.value();
+    let t = performance.now();
+    const text = JSON.stringify(input ?? null);
+    timing?.add('serialization', t);
+    t = performance.now();
+    const out = await walk.engine.run({ program: args.query, input: text, variables: walk.variables, context: walk.context });
+    timing?.add('execution', t);
+    t = performance.now();
+    const value = out.value();
+    timing?.add('serialization', t);
+    if (timing) timing.runs = 1;
+    return value;
   } catch (e) {
     if (!(e instanceof JqError)) throw e;
     walk.errors.push(jqError(path, e.message, e.code));
     return null;
+  }
+}
+
+/**
+ * A jq field's `@stats`, in hugr's members. jq compiles its program inside the worker that runs it
+ * (src/jq/pool.ts), so compiling is part of execution_time and compiler_time is 0s (docs/stats.md).
+ */
+class JqTiming {
+  node = 0;
+  execution = 0;
+  serialization = 0;
+  runs = 0;
+
+  add(part: 'execution' | 'serialization', since: number): void {
+    this[part] += Math.round((performance.now() - since) * 1e6);
+  }
+
+  stats(dataRequest: number): Record<string, unknown> {
+    return {
+      compiler_time: goDuration(0),
+      data_request_time: goDuration(dataRequest),
+      execution_time: goDuration(this.execution),
+      node_time: goDuration(dataRequest + this.node),
+      runs: this.runs,
+      serialization_time: goDuration(this.serialization),
+      transformed: this.runs,
+    };
   }
 }
 

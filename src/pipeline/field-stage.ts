@@ -34,6 +34,26 @@ export interface FieldCall {
   readonly target: RootFieldTarget;
   /** Data objects the resolution read (a stage may collect them per call; the context gets them too). */
   readonly reads: Set<string>;
+  /** Set when the field is timed (`@stats`): the resolver adds its planning and compiling to it. */
+  phases?: FieldPhases;
+}
+
+/** Where a root field's time went, in nanoseconds (`@stats`, src/pipeline/stages/stats.stage.ts). */
+export class FieldPhases {
+  planning = 0;
+  compile = 0;
+  /** Spent before the field stages ran (a function call is planned before them): part of the node's time. */
+  ahead = 0;
+
+  /** Runs `fn`, adding its time to `phase`. */
+  time<T>(phase: 'planning' | 'compile', fn: () => T): T {
+    const started = performance.now();
+    try {
+      return fn();
+    } finally {
+      this[phase] += Math.round((performance.now() - started) * 1e6);
+    }
+  }
 }
 
 export interface FieldStage {

@@ -22,6 +22,7 @@ import { ErrorCode, isLoggedCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
 import { fastPathPlugin } from './fast-path/plugin.js';
+import { statsExtensions } from './stages/stats-tree.js';
 import { planningWork } from './metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
 import { costPlugin, type RequestLimits } from './limits/cost-limit.js';
@@ -99,7 +100,7 @@ function responsePlugin(log: Logger, writes: WriteEvents, schemas: SchemaService
           }
           if (!('data' in result)) result.data = null;
           result.extensions ??= {};
-          if (Object.keys(rc.contextValue.stats).length) result.extensions = { ...result.extensions, stats: rc.contextValue.stats };
+          result.extensions = statsExtensions(rc.contextValue, rc.operation, result.extensions) ?? result.extensions;
           const codes = (result.errors ?? []).map((e) => e.extensions?.code);
           // The request's log line says it failed, with the codes (src/http/request-log.ts): the HTTP
           // status of a GraphQL answer stays 200 (SPEC §1).

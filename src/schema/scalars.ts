@@ -73,7 +73,7 @@ export function baseSdl(): string {
     '"Cache this field\'s result (SPEC §9)."\ndirective @cache(ttl: Int, key: String, tags: [String!]) on FIELD',
     '"Do not cache this field, even when its type is cached by default."\ndirective @no_cache on FIELD',
     '"Run the field and replace its cached result."\ndirective @invalidate_cache on FIELD',
-    '"Report timings of this field in extensions.stats."\ndirective @stats on FIELD',
+    '"Report timings of this field or of the operation in extensions."\ndirective @stats on FIELD | QUERY | MUTATION',
     '"Include soft-deleted rows."\ndirective @with_deleted on FIELD',
     '"Return a list relation as joined rows."\ndirective @unnest on FIELD',
     '"Do not push this field down into the source\'s statement."\ndirective @no_pushdown on FIELD',

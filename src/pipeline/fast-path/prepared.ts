@@ -13,6 +13,7 @@ import { currentRequest } from '../../shared/request-scope.js';
 import { stringifyResponse } from '../../shared/json.js';
 import { preparedAnswers } from '../metrics.js';
 import { answerFast } from './answer.js';
+import { statsExtensions } from '../stages/stats-tree.js';
 
 interface Prepared {
   readonly document: DocumentNode;
@@ -83,6 +84,5 @@ async function answerWith(
   if (scope) scope.operation ??= operation.name?.value ?? operation.operation;
   const data = await answerFast(schema, document, operation, coerced.coerced, ctx);
   if (!data) return undefined;
-  const stats = Object.keys(ctx.stats).length ? { stats: ctx.stats } : {};
-  return stringifyResponse({ data, extensions: stats });
+  return stringifyResponse({ data, extensions: statsExtensions(ctx, operation) ?? {} });
 }

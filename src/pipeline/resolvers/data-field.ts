@@ -6,7 +6,7 @@ import type { AccessScope } from '../../permissions/access.js';
 import type { Args } from '../../planner/select.js';
 import type { DataRootField, SchemaIndex } from '../../schema/surface.js';
 import type { PlanCache } from '../../statements/cache.js';
-import type { RootFieldTarget } from '../field-stage.js';
+import type { FieldPhases, RootFieldTarget } from '../field-stage.js';
 import type { ResolverDeps } from '../resolver-deps.js';
 import { streamsRootList } from '../streamed.js';
 import { fieldRun, type RootFieldSetup } from './field-run.js';
@@ -18,8 +18,8 @@ export const READS: ReadonlySet<DataRootField['kind']> = new Set<DataRootField['
 export function dataResolver(root: DataRootField, index: SchemaIndex, scope: AccessScope, deps: ResolverDeps, plans: PlanCache, version: number): GraphQLFieldResolver<unknown, RequestContext> {
   const setup: RootFieldSetup = { root, index, scope, deps, across: new CrossSource(deps.executor, deps.registry) };
   const reads = READS.has(root.kind);
-  const inner = (args: Args, ctx: RequestContext, info: Parameters<GraphQLFieldResolver<unknown, RequestContext>>[3], noted?: Set<string>, streamed?: boolean) => {
-    const run = fieldRun(setup, ctx, info, noted);
+  const inner = (args: Args, ctx: RequestContext, info: Parameters<GraphQLFieldResolver<unknown, RequestContext>>[3], noted?: Set<string>, streamed?: boolean, phases?: FieldPhases) => {
+    const run = fieldRun(setup, ctx, info, noted, phases);
     return reads ? readField(setup, plans, run, args, streamed) : writeField(setup, run, args);
   };
   const target: RootFieldTarget = { kind: reads ? 'read' : 'write', cacheDefault: index.objects.get(root.object)!.cache, tags: [], schemaVersion: version };
@@ -37,7 +37,7 @@ export function dataResolver(root: DataRootField, index: SchemaIndex, scope: Acc
       if ('error' in early) throw early.error;
       return early.value;
     }
-    return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, (c) => inner(c.args, c.ctx, c.info, c.reads));
+    return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, (c) => inner(c.args, c.ctx, c.info, c.reads, undefined, c.phases));
   };
 }
 

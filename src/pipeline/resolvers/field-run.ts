@@ -16,6 +16,7 @@ import { inSpanSync } from '../../shared/tracing.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import type { DataSourceRuntime } from '../../sources/types.js';
 import { planContext } from '../plan-context.js';
+import type { FieldPhases } from '../field-stage.js';
 import type { ResolverDeps } from '../resolver-deps.js';
 
 /** What a root field's resolver is built with, once per served schema. */
@@ -51,7 +52,7 @@ function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
   return t;
 }
 
-export function fieldRun(setup: RootFieldSetup, ctx: RequestContext, info: GraphQLResolveInfo, reads: Set<string> | undefined): FieldRun {
+export function fieldRun(setup: RootFieldSetup, ctx: RequestContext, info: GraphQLResolveInfo, reads: Set<string> | undefined, phases?: FieldPhases): FieldRun {
   const { root, index, scope, deps, across } = setup;
   const obj = index.objects.get(root.object)!;
   const runtime = deps.registry.runtime(obj.source);
@@ -66,8 +67,11 @@ export function fieldRun(setup: RootFieldSetup, ctx: RequestContext, info: Graph
     get target() {
       return (target ??= { type: info.parentType.name, field: info.fieldName, returns: returnObject(info), nodes: info.fieldNodes });
     },
-    planned: (fn) => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, fn),
-    compile: (plan) => inSpanSync('svc.compile', { 'svc.source': runtime.name }, () => runtime.compiler.compileQuery(capRows(plan, deps.executor.rowCap(ctx)), ctx.timezone)),
+    planned: (fn) => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, phases ? () => phases.time('planning', fn) : fn),
+    compile: (plan) => {
+      const compile = () => runtime.compiler.compileQuery(capRows(plan, deps.executor.rowCap(ctx)), ctx.timezone);
+      return inSpanSync('svc.compile', { 'svc.source': runtime.name }, phases ? () => phases.time('compile', compile) : compile);
+    },
     read: (stmt, remotes) => (remotes?.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt)),
     noteReads(objects) {
       for (const r of objects) {

@@ -11,7 +11,8 @@ import { capRows } from '../../planner/row-cap.js';
 import type { Args } from '../../planner/select.js';
 import type { SchemaIndex } from '../../schema/surface.js';
 import { inSpanSync } from '../../shared/tracing.js';
-import type { RootFieldTarget } from '../field-stage.js';
+import { FieldPhases, type RootFieldTarget } from '../field-stage.js';
+import { hasStats } from '../stages/stats-tree.js';
 import { planContext } from '../plan-context.js';
 import type { FunctionHandler, ResolverDeps } from '../resolver-deps.js';
 import { writeStep } from './write-field.js';
@@ -24,8 +25,16 @@ export function functionResolver(fn: CatalogFunction, index: SchemaIndex, scope:
     const runtime = deps.registry.runtime(fn.source);
     const pctx = planContext(info, index, scope, deps.registry, ctx);
     checkFunctionRows(pctx, fn);
-    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () => runtime.compiler.compileQuery(capRows(planCall(pctx, fn, args), deps.executor.rowCap(ctx)), ctx.timezone));
-    return deps.stages.run({ source, args, ctx, info, target, reads: new Set() }, async () => {
+    // Timed for @stats (planned before the stages, so that a refused call never reaches the cache).
+    const phases = info.fieldNodes.some(hasStats) ? new FieldPhases() : undefined;
+    const stmt = inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': fn.source }, () => {
+      const plan = () => capRows(planCall(pctx, fn, args), deps.executor.rowCap(ctx));
+      if (!phases) return runtime.compiler.compileQuery(plan(), ctx.timezone);
+      const planned = phases.time('planning', plan);
+      return phases.time('compile', () => runtime.compiler.compileQuery(planned, ctx.timezone));
+    });
+    if (phases) phases.ahead = phases.planning + phases.compile;
+    return deps.stages.run({ source, args, ctx, info, target, reads: new Set(), ...(phases ? { phases } : {}) }, async () => {
       if (!fn.mutation) return deps.executor.readCompiled(ctx, runtime, stmt);
       ctx.written.add(fn.source);
       return writeStep(ctx, info, async () => {

@@ -1,16 +1,24 @@
-// `@stats` (SPEC §9): the root field's time and whether the cache answered, in extensions.stats.
+// `@stats` (hugr's GraphQL extensions page, docs/stats.md): a root field's time, split into planning,
+// compiling and the rest (running the statement, reading its rows), and whether the cache answered.
+// The resolvers add planning and compiling to the call's FieldPhases; stats-tree.ts writes the tree.
 import { responsePathAsArray } from 'graphql';
-import type { FieldCall, FieldStage } from '../field-stage.js';
+import { type FieldCall, FieldPhases, type FieldStage } from '../field-stage.js';
+import { hasStats, nanosSince } from './stats-tree.js';
 
 export class StatsStage implements FieldStage {
-  async intercept({ ctx, info }: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
-    if (!info.fieldNodes.some((n) => n.directives?.some((d) => d.name.value === 'stats'))) return next();
-    const path = responsePathAsArray(info.path).join('.');
+  async intercept(call: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
+    const { ctx, info } = call;
+    if (!info.fieldNodes.some(hasStats)) return next();
+    const phases = (call.phases ??= new FieldPhases());
+    const path = responsePathAsArray(info.path);
     const started = performance.now();
     try {
       return await next();
     } finally {
-      ctx.stats[path] = { ms: +(performance.now() - started).toFixed(3), cached: ctx.cacheHits.has(path) };
+      ctx.stats.push({
+        path, name: String(info.path.key), node: nanosSince(started) + phases.ahead, planning: phases.planning, compile: phases.compile,
+        cached: ctx.cacheHits.has(path.join('.')),
+      });
     }
   }
 }
