@@ -179,6 +179,14 @@ export class Executor {
       });
     }
     return this.timed(ctx, runtime, stmt, async () => {
+      // Where the source offers its text, the text is counted before it is parsed: an answer over the
+      // limit (an anonymous caller's 10,001 rows, a signed-in caller's 1,000,001) is refused unparsed.
+      if (budget && runtime.queryText) {
+        const text = await runtime.queryText(stmt, ctx.signal);
+        if (text === null) return null;
+        budget.addText(text);
+        return parseDbJson(text);
+      }
       const value = await runtime.queryJson(stmt, ctx.signal);
       budget?.addValue(value);
       return value;
