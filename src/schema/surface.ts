@@ -178,10 +178,10 @@ export interface Surface {
  * tools see and validate it; `/query` refuses subscriptions (src/pipeline/validation.ts).
  */
 const SUBSCRIPTION_SDL = `type Subscription {
-  "Re-runs the selection (any query /query accepts) every interval and sends each result; count 0: until unsubscribed. Served on /subscribe (graphql-ws)."
+  "Runs the selection (any query /query accepts) and sends its result; with an interval, again every interval (count 0: until unsubscribed). Served on /subscribe (graphql-ws)."
   query(
-    "How often to run: a duration (\\"10s\\", \\"1m\\") or seconds; at least 1s."
-    interval: Interval = "10s"
+    "How often to run: a duration (\\"10s\\", \\"1m\\") or seconds, at least 1s; left out or 0: once, then complete."
+    interval: Interval
     "Results to send before completing; 0: until the client unsubscribes."
     count: Int = 0
   ): Query

@@ -7,7 +7,6 @@ import { parseDurationMs } from '../../shared/duration.js';
 
 /** Shortest interval accepted: a subscription must not turn into a busy loop against the database. */
 export const MIN_INTERVAL_MS = 1000;
-const DEFAULT_INTERVAL_MS = 10_000;
 
 export interface PeriodicQuery {
   /** The response key of the `query` field (its alias, if any). */
@@ -16,7 +15,7 @@ export interface PeriodicQuery {
   readonly query: string;
   readonly operationName: string | undefined;
   readonly intervalMs: number;
-  /** Results to send; 0: until the client unsubscribes. */
+  /** Results to send; 0: until the client unsubscribes (1 when there is no interval). */
   readonly count: number;
 }
 
@@ -29,7 +28,7 @@ export function periodicQuery(document: DocumentNode, operationName: string | un
   const fields = op.selectionSet.selections;
   const field = fields[0];
   if (fields.length !== 1 || field?.kind !== Kind.FIELD || field.name.value !== 'query' || !field.selectionSet) {
-    return refuse('a subscription has one field: query(interval: "10s", count: 0) { ...the query to re-run... }');
+    return refuse('a subscription has one field: query(interval: "10s", count: 0) { ...the query to re-run... } (svc serves no native subscriptions such as core.models or core.store)');
   }
   const arg = (name: string) => {
     const a = field.arguments?.find((x) => x.name.value === name);
@@ -37,9 +36,9 @@ export function periodicQuery(document: DocumentNode, operationName: string | un
   };
   for (const a of field.arguments ?? []) if (a.name.value !== 'interval' && a.name.value !== 'count') return refuse(`unknown argument "${a.name.value}" of query: interval and count`, field);
   const rawInterval = arg('interval');
-  const intervalMs = rawInterval === undefined || rawInterval === null ? DEFAULT_INTERVAL_MS : typeof rawInterval === 'number' ? rawInterval * 1000 : parseDurationMs(String(rawInterval));
+  const intervalMs = rawInterval === undefined || rawInterval === null ? 0 : typeof rawInterval === 'number' ? rawInterval * 1000 : parseDurationMs(String(rawInterval));
   if (intervalMs === undefined || !Number.isFinite(intervalMs)) return refuse(`interval "${String(rawInterval)}" is not a duration such as "10s" or "1m"`, field);
-  if (intervalMs < MIN_INTERVAL_MS) return refuse(`interval must be at least ${MIN_INTERVAL_MS / 1000}s`, field);
+  if (intervalMs !== 0 && intervalMs < MIN_INTERVAL_MS) return refuse(`interval must be at least ${MIN_INTERVAL_MS / 1000}s (or 0: once)`, field);
   const count = arg('count') ?? 0;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) return refuse('count must be a whole number (0: until unsubscribed)', field);
   const fragments = document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION);
@@ -52,6 +51,7 @@ export function periodicQuery(document: DocumentNode, operationName: string | un
     query: print({ kind: Kind.DOCUMENT, definitions: [inner, ...fragments] }),
     operationName: op.name?.value,
     intervalMs,
-    count,
+    // No interval (left out or 0): one run, then complete, as hugr's subscriptions page says.
+    count: intervalMs === 0 ? 1 : count,
   };
 }
