@@ -454,13 +454,27 @@ function checkCalls(ctx: Ctx, drafts: Map<string, Draft>, functions: CatalogFunc
       }
       for (const [arg, field] of Object.entries(c.args)) {
         if (!fn.args.some((a) => a.name === arg)) ctx.problems.push(`function "${fn.name}" has no argument "${arg}" (@function_call of "${d.obj.localName}.${c.name}") ${where(c.loc)}`);
-        if (!d.obj.fields.some((f) => f.name === field)) ctx.problems.push(`unknown field "${field}" of "${d.obj.localName}" in @function_call ${where(c.loc)}`);
+        if (d.obj.fields.some((f) => f.name === field)) continue;
+        const chained = d.obj.calls.find((o) => o.name === field);
+        if (!chained) ctx.problems.push(`unknown field "${field}" of "${d.obj.localName}" in @function_call ${where(c.loc)}`);
+        else if (chained.join || chained.list || chained.source !== undefined || c.source !== undefined || !isScalar(chained.type) || functions.find((f) => f.name === chained.function)?.isTable) {
+          ctx.problems.push(`@function_call of "${d.obj.localName}.${c.name}" maps "${arg}" to "${field}": a chained call must be a scalar @function_call of the same source ${where(c.loc)}`);
+        } else if (callsItself(d.obj.calls, c.name, field)) ctx.problems.push(`@function_call of "${d.obj.localName}.${c.name}" calls itself through "${field}" ${where(c.loc)}`);
       }
       const known = isScalar(c.type) || structs.some((s) => s.name === typeName(ctx, c.type)) || drafts.has(c.type);
       if (!known) ctx.problems.push(`unknown type "${c.type}" of field "${d.obj.localName}.${c.name}" ${where(c.loc)}`);
       return isScalar(c.type) ? c : { ...c, type: drafts.get(c.type)?.obj.name ?? typeName(ctx, c.type) };
     });
   }
+}
+
+/** True when the call field `field` leads back to `start` through chained arguments. */
+function callsItself(calls: DataObject['calls'], start: string, field: string, seen = new Set<string>()): boolean {
+  if (field === start) return true;
+  if (seen.has(field)) return false;
+  seen.add(field);
+  const call = calls.find((c) => c.name === field);
+  return Object.values(call?.args ?? {}).some((next) => callsItself(calls, start, next, seen));
 }
 
 /**

@@ -67,7 +67,14 @@ export function planRowCall(
   ctx: PlanContext, fn: CatalogFunction, obj: DataObject, alias: string, mapping: Readonly<Record<string, string>>, fieldArgs: Record<string, unknown>,
 ): FunctionExpr {
   return callOf(ctx, fn, (name) => {
-    const column = mapping[name] ? obj.fields.find((f) => f.name === mapping[name]) : undefined;
-    return column ? fieldExpr(ctx, obj, alias, column, 'read') : argParam(ctx, fn, name, fieldArgs);
+    const mapped = mapping[name];
+    const column = mapped ? obj.fields.find((f) => f.name === mapped) : undefined;
+    if (column) return fieldExpr(ctx, obj, alias, column, 'read');
+    // Chained calls (hugr's function-calls page): an argument mapped to another scalar @function_call
+    // field is that call on the same row (the catalog compiler checked it is scalar, of this source and acyclic).
+    const chained = mapped ? obj.calls.find((c) => c.name === mapped) : undefined;
+    const chainedFn = chained && ctx.index.functionsByName.get(`${chained.source ?? obj.source}.${chained.function}`);
+    if (chained && chainedFn) return planRowCall(ctx, chainedFn, obj, alias, chained.args, {});
+    return argParam(ctx, fn, name, fieldArgs);
   }, () => false);
 }

@@ -213,6 +213,24 @@ describe('catalog errors name the file, the line and the thing', () => {
     ]);
   });
 
+  it('a chained @function_call argument names a scalar call field of the row, without a cycle', () => {
+    const text = [
+      'type o @table(name: "o") {', '  id: Int! @pk',
+      '  a: Float @function_call(references_name: "f", args: {x: "b"})',
+      '  b: Float @function_call(references_name: "f", args: {x: "a"})',
+      '  rows: [r] @function_call(references_name: "t", args: {x: "id"})',
+      '  c: Float @function_call(references_name: "f", args: {x: "rows"})',
+      '  d: Float @function_call(references_name: "f", args: {x: "c"})', '}',
+      'type r { v: Int }',
+      'extend type Function {', '  f(x: Float): Float @function(name: "f")', '  t(x: Int): [r] @function(name: "t", is_table: true)', '}',
+    ].join('\n');
+    expect(problems(text)).toEqual([
+      '@function_call of "o.a" calls itself through "b" (cat/schema.graphql:3)',
+      '@function_call of "o.b" calls itself through "a" (cat/schema.graphql:4)',
+      '@function_call of "o.c" maps "x" to "rows": a chained call must be a scalar @function_call of the same source (cat/schema.graphql:6)',
+    ]);
+  });
+
   it('extend type of a type the catalog does not define', () => {
     expect(problems('type a @table(name: "a") { id: Int @pk }\nextend type b { x: Int }')).toEqual([
       'extend type b: no type "b" in this catalog (another source\'s objects are extended by an extension source) (cat/schema.graphql:2)',

@@ -347,9 +347,16 @@ describe(`${PAGES}/9-function-calls.md`, () => {
     expect(d.customers).toEqual([{ id: 1, city: 'Boston', city_label: 'BOSTON' }, { id: 11, city: null, city_label: 'NOWHERE' }]);
   });
 
-  it('chained calls: two function-call fields, the second computing on from the first one\'s inputs', async () => {
-    const d = await data(t, '{ orders(filter: {id: {in: [1, 4]}}, order_by: [{field: "id"}]) { id base_discount final_discount } }');
-    expect(d.orders).toEqual([{ id: 1, base_discount: 0.1, final_discount: 0.1 }, { id: 4, base_discount: 0.1, final_discount: 0.15 }]);
+  it('chained calls: an argument mapped to another function-call field (three levels, as the function-fields page chains them)', async () => {
+    const d = await data(t, '{ orders(filter: {id: {in: [1, 4]}}, order_by: [{field: "id"}]) { id total base_discount final_discount discounted_total } }');
+    expect(d.orders.map(({ discounted_total, ...o }: any) => o)).toEqual([
+      { id: 1, total: 120, base_discount: 0.1, final_discount: 0.1 }, { id: 4, total: 1500, base_discount: 0.1, final_discount: 0.15 },
+    ]);
+    expect(d.orders[0].discounted_total).toBeCloseTo(108, 9);
+    expect(d.orders[1].discounted_total).toBeCloseTo(1275, 9);
+    // Selected alone, the last field still computes its chain.
+    const last = await data(t, '{ orders_by_pk(id: 4) { discounted_total } }');
+    expect(last.orders_by_pk.discounted_total).toBeCloseTo(1275, 9);
   });
 
   it('a parameterized view over a set-returning function', async () => {
