@@ -127,14 +127,10 @@ export class Executor {
     try {
       // The statement's text, never its parameter values (they may be secrets).
       const attributes = { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
-      return await inSpan('svc.statement', attributes, async () => {
-        try {
-          return await run();
-        } catch (e) {
-          // The span records the client's error, not the driver's (which may quote values).
-          throw (error = translateDbError(e, runtime.name, this.log));
-        }
-      }, SpanKind.CLIENT);
+      // The span records the client's error, not the driver's (which may quote values).
+      return await inSpan('svc.statement', attributes, () => run().catch((e: unknown) => {
+        throw (error = translateDbError(e, runtime.name, this.log));
+      }), SpanKind.CLIENT);
     } finally {
       const ms = performance.now() - started;
       for (const o of this.durations) o(runtime.name, ms);
@@ -158,18 +154,9 @@ export class Executor {
    * Runs a compiled root read statement (from the plan cache or just compiled). `raw: false` always
    * parses the result (the cross-source executor works on values).
    */
-  async readCompiled(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, raw = true): Promise<unknown> {
+  readCompiled(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, raw = true): Promise<unknown> {
     const budget = this.budget(ctx);
-    if (ctx.transactions.active) {
-      // Inside a mutation request, reads see the request's own uncommitted writes.
-      const conn = await ctx.transactions.connection(runtime);
-      return this.timed(ctx, runtime, stmt, async () => {
-        const rows = await conn.all(stmt);
-        const v = rows[0] ? Object.values(rows[0])[0] : null;
-        if (typeof v === 'string') budget?.addText(v);
-        return typeof v === 'string' ? parseDbJson(v) : (v ?? null);
-      });
-    }
+    if (ctx.transactions.active) return this.readInTransaction(ctx, runtime, stmt, budget);
     // The fast path writes the database's JSON into the response without parsing it here.
     if (raw && ctx.rawJson && runtime.queryText) {
       return this.timed(ctx, runtime, stmt, async () => {
@@ -196,6 +183,17 @@ export class Executor {
   /** The answer limits of this request's caller: anonymous callers' are smaller. */
   private limitsOf(ctx: RequestContext): ResponseLimits {
     return ctx.identity.authType === 'anonymous' ? this.anonymousLimits : this.responseLimits;
+  }
+
+  /** Inside a mutation request, reads see the request's own uncommitted writes. */
+  private async readInTransaction(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, budget: ResponseBudget | undefined): Promise<unknown> {
+    const conn = await ctx.transactions.connection(runtime);
+    return this.timed(ctx, runtime, stmt, async () => {
+      const rows = await conn.all(stmt);
+      const v = rows[0] ? Object.values(rows[0])[0] : null;
+      if (typeof v === 'string') budget?.addText(v);
+      return typeof v === 'string' ? parseDbJson(v) : (v ?? null);
+    });
   }
 
   /**

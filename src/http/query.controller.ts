@@ -64,12 +64,15 @@ export class QueryController {
       }
       if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
       // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
-      const refused = hasJqVariable(requestParts(req.method, req.body, search)) ? clientJqRefusal(this.config, `the ${JQ_VARIABLE} variable`) : undefined;
-      if (refused) throw new PublicError(ErrorCode.BadRequest, refused, 400);
-      const jqContext: JqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
-      const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
-      ({ body, search } = applied);
-      if (applied.program !== undefined) context.jqPrograms.push(applied.program);
+      body = req.body;
+      if (hasJqVariable(requestParts(req.method, req.body, search))) {
+        const refused = clientJqRefusal(this.config, `the ${JQ_VARIABLE} variable`);
+        if (refused) throw new PublicError(ErrorCode.BadRequest, refused, 400);
+        const jqContext: JqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
+        const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
+        ({ body, search } = applied);
+        if (applied.program !== undefined) context.jqPrograms.push(applied.program);
+      }
       const answer = await this.operations.run(context, { method: req.method, headers: req.headers, search, body, prepared: true });
       void reply.status(answer.status);
       for (const [k, v] of answer.headers) void reply.header(k, v);

@@ -44,6 +44,14 @@ export interface OperationAnswer {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A header as HeaderMap reads it: names in any case, repeated values joined. */
+function headerOf(headers: OperationCall['headers'], name: string): string | undefined {
+  if (!headers) return undefined;
+  let v = headers[name];
+  if (v === undefined) for (const k in headers) if (k.toLowerCase() === name) v = headers[k];
+  return v === undefined ? undefined : typeof v === 'string' ? v : v.join(', ');
+}
+
 export class OperationRunner {
   /** Apollo's own plugins must see every request (Studio usage reports, federation traces): no fast path. */
   private readonly apolloSeesAll: boolean;
@@ -65,13 +73,8 @@ export class OperationRunner {
   async run(ctx: RequestContext, call: OperationCall): Promise<OperationAnswer> {
     const method = (call.method ?? 'POST').toUpperCase();
     const search = call.search ?? '';
-    const headers = new HeaderMap();
-    for (const [k, v] of Object.entries(call.headers ?? {})) if (v !== undefined) headers.set(k, typeof v === 'string' ? v : v.join(', '));
-    if (call.json) {
-      headers.set('content-type', 'application/json');
-      headers.set('accept', 'application/json');
-    } else if (method === 'POST' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-    const accept = headers.get('accept');
+    // Apollo's header map is made only for Apollo: a refused or prepared request reads Accept alone.
+    const accept = call.json ? 'application/json' : headerOf(call.headers, 'accept');
 
     const parts = requestParts(method, call.body, search);
     const refused = this.limits.before?.(parts.query, parts.variables, ctx.identity, parts.variablesText);
@@ -88,6 +91,12 @@ export class OperationRunner {
       // A refusal of the whole request (an internal cluster call without the secret: 401) keeps its status here too.
       if (text !== undefined) return { status: ctx.httpStatus ?? 200, headers: new HeaderMap([['content-type', JSON_TYPE]]), text, refusedEarly: false };
     }
+    const headers = new HeaderMap();
+    for (const [k, v] of Object.entries(call.headers ?? {})) if (v !== undefined) headers.set(k, typeof v === 'string' ? v : v.join(', '));
+    if (call.json) {
+      headers.set('content-type', 'application/json');
+      headers.set('accept', 'application/json');
+    } else if (method === 'POST' && !headers.has('content-type')) headers.set('content-type', 'application/json');
     const response = await this.apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method, headers, search, body: call.body }, context: async () => ctx });
     let text = '';
     if (response.body.kind === 'complete') text = response.body.string;

@@ -5,7 +5,12 @@ export class Semaphore {
 
   constructor(private readonly limit: number) {}
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  run<T>(task: () => Promise<T>): Promise<T> {
+    // Unlimited: the task as it is, without a promise of its own per call (issue 30).
+    return this.limit > 0 ? this.bounded(task) : task();
+  }
+
+  private async bounded<T>(task: () => Promise<T>): Promise<T> {
     if (this.limit > 0 && this.running >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
     this.running++;
     try {

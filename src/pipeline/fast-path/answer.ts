@@ -83,17 +83,17 @@ export async function answerFast(
   if (!shape) return undefined;
   const roots = shape.filter((r): r is RootShape => 'field' in r);
   ctx.rawJson = true;
+  const settle = (r: RootShape): Promise<Settled> | Settled => {
+    try {
+      return runRoot(schema, operation, fragments, ctx, variables, r).then((value) => ({ value }), (error: unknown) => ({ error }));
+    } catch (error) {
+      return { error };
+    }
+  };
   let settled: Settled[];
   try {
-    settled = await Promise.all(
-      roots.map((r) => {
-        try {
-          return runRoot(schema, operation, fragments, ctx, variables, r).then((value) => ({ value }), (error: unknown) => ({ error }));
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
+    // One root field (the common case) is awaited alone, without Promise.all's own promises.
+    settled = roots.length === 1 ? [await settle(roots[0]!)] : await Promise.all(roots.map(settle));
   } finally {
     ctx.rawJson = false;
   }

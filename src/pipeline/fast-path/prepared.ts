@@ -48,7 +48,7 @@ export const preparedOperations = new PreparedOperations();
 
 /** True when Apollo would answer this Accept header with application/json (SPEC §1). */
 function acceptsJson(accept: string | undefined): boolean {
-  if (!accept) return true;
+  if (!accept || accept === '*/*' || accept === 'application/json') return true;
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
   return !types.includes('application/graphql-response+json') && (types.includes('application/json') || types.includes('*/*'));
 }
@@ -78,7 +78,8 @@ async function answerWith(
   // As Apollo's plugins do before execution (src/pipeline/exact-json.ts, src/pipeline/limits/cost-limit.ts).
   const sent = { ...(variables ?? {}) };
   if (hasBigInt(sent)) fitBigInts(schema, operation, sent);
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], sent);
+  // An operation without variable definitions coerces to no variables, whatever was sent.
+  const coerced = operation.variableDefinitions?.length ? getVariableValues(schema, operation.variableDefinitions, sent) : { coerced: {} };
   if (coerced.errors || guard.check?.(schema, document, operation, sent, ctx.identity)) return undefined;
   const scope = currentRequest();
   if (scope) scope.operation ??= operation.name?.value ?? operation.operation;

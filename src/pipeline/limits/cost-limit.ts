@@ -275,6 +275,22 @@ export function scanDocument(text: string): DocumentShape {
   return { nesting: max, aliases, tokens };
 }
 
+/** Shapes of recent documents: a query text sent again (the common case) is scanned once. */
+const scanned = new Map<string, DocumentShape>();
+const SCANNED_KEPT = 1000;
+/** Longer texts are scanned every time: the kept texts stay within a few megabytes. */
+const SCANNED_LENGTH = 16 * 1024;
+
+function scanOnce(text: string): DocumentShape {
+  if (text.length > SCANNED_LENGTH) return scanDocument(text);
+  let shape = scanned.get(text);
+  if (!shape) {
+    if (scanned.size >= SCANNED_KEPT) scanned.delete(scanned.keys().next().value as string);
+    scanned.set(text, (shape = scanDocument(text)));
+  }
+  return shape;
+}
+
 const isNumberPart = (c: number): boolean => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 
 /** The deepest bracket nesting of a GraphQL document (or JSON text), strings and comments skipped; linear. */
@@ -380,7 +396,7 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
     ...(config.MAX_TOKENS > 0 ? { maxTokens: config.MAX_TOKENS } : {}),
     rules: [depthLimit(config.MAX_DEPTH)],
     before: (query, variables, identity, variablesText) => {
-      const shape = query ? scanDocument(query) : undefined;
+      const shape = query ? scanOnce(query) : undefined;
       const deep = nestingError(query, variables, shape) ?? (variablesText && documentNesting(variablesText) > MAX_NESTING ? nestedTooDeep('request variables') : undefined);
       if (deep) return deep;
       // Before graphql-js coerces every value of a long list (an `in` list of 200,000 ids, issue 31).

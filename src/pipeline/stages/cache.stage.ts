@@ -62,10 +62,14 @@ function identityKey(ctx: RequestContext): { role: string; userId: string | null
 export class CacheStage implements FieldStage {
   constructor(private readonly cache: ResultCache) {}
 
-  async intercept(call: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
+  // Not async: a field without a rule costs no promise of its own (issue 30).
+  intercept(call: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
+    const rule = call.target.kind !== 'write' && this.cache.enabled ? cacheRule(call.info, call.target.cacheDefault) : undefined;
+    return rule ? this.cached(call, rule, next) : next();
+  }
+
+  private async cached(call: FieldCall, rule: CacheRule, next: () => Promise<unknown>): Promise<unknown> {
     const { ctx, info, target } = call;
-    const rule = target.kind !== 'write' && this.cache.enabled ? cacheRule(info, target.cacheDefault) : undefined;
-    if (!rule) return next();
     const key = cacheKey({
       query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
       ...identityKey(ctx), timezone: ctx.timezone, schemaVersion: target.schemaVersion, ...(rule.key ? { explicitKey: rule.key } : {}),

@@ -6,9 +6,13 @@ import { type FieldCall, FieldPhases, type FieldStage } from '../field-stage.js'
 import { hasStats, nanosSince } from './stats-tree.js';
 
 export class StatsStage implements FieldStage {
-  async intercept(call: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
+  // Not async: a field without @stats costs no promise of its own (issue 30).
+  intercept(call: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
+    return call.info.fieldNodes.some(hasStats) ? this.timed(call, next) : next();
+  }
+
+  private async timed(call: FieldCall, next: () => Promise<unknown>): Promise<unknown> {
     const { ctx, info } = call;
-    if (!info.fieldNodes.some(hasStats)) return next();
     const phases = (call.phases ??= new FieldPhases());
     const path = responsePathAsArray(info.path);
     const started = performance.now();
