@@ -23,9 +23,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const DURATION = Number(process.env.FAIRNESS_DURATION ?? '5');
 const ATTACKERS = Number(process.env.FAIRNESS_ATTACKERS ?? '8');
+/**
+ * Loopback addresses the attackers send from (127.0.0.1 ...): 1, they are one anonymous caller for
+ * MAX_REQUESTS_PER_CALLER (4 of them run at once); as many as attackers, each is a caller of its own.
+ */
+const ADDRESSES = Number(process.env.FAIRNESS_ADDRESSES ?? '1');
 const ONLY = (process.env.FAIRNESS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-if (!(DURATION > 0) || !(ATTACKERS >= 1)) {
-  console.error('fairness: FAIRNESS_DURATION and FAIRNESS_ATTACKERS must be positive');
+if (!(DURATION > 0) || !(ATTACKERS >= 1) || !(ADDRESSES >= 1 && ADDRESSES <= 250)) {
+  console.error('fairness: FAIRNESS_DURATION, FAIRNESS_ATTACKERS and FAIRNESS_ADDRESSES (at most 250) must be positive');
   process.exit(2);
 }
 
@@ -74,10 +79,23 @@ let stop = false;
 parentPort.on('message', () => { stop = true; });
 const statuses = {};
 let first;
+// From an address of its own (node:http: fetch cannot pick the local address), else fetch as before.
+const http = require('node:http');
+const agent = workerData.localAddress && new http.Agent({ keepAlive: true, localAddress: workerData.localAddress });
+const post = () => new Promise((resolve, reject) => {
+  const req = http.request(workerData.url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+    const parts = [];
+    res.on('data', (d) => parts.push(d));
+    res.on('end', () => resolve({ status: res.statusCode, text: async () => Buffer.concat(parts).toString('utf8') }));
+    res.on('error', reject);
+  });
+  req.on('error', reject);
+  req.end(workerData.body);
+});
 (async () => {
   while (!stop) {
     try {
-      const r = await fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: workerData.body });
+      const r = agent ? await post() : await fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: workerData.body });
       const text = await r.text();
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       first ??= text.slice(0, 160);
@@ -91,7 +109,9 @@ let first;
 `;
 
 function startAttack(url, body) {
-  const workers = Array.from({ length: ATTACKERS }, () => new Worker(ATTACKER, { eval: true, workerData: { url, body } }));
+  const workers = Array.from({ length: ATTACKERS }, (_, i) => new Worker(ATTACKER, {
+    eval: true, workerData: { url, body, ...(ADDRESSES > 1 ? { localAddress: `127.0.0.${1 + (i % ADDRESSES)}` } : {}) },
+  }));
   return async () => {
     const results = await Promise.all(workers.map((w) => new Promise((res) => { w.once('message', res); w.postMessage('stop'); })));
     await Promise.all(workers.map((w) => w.terminate()));
@@ -162,6 +182,7 @@ async function main() {
       QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', MAX_TOKENS: String(MAX_TOKENS), DUCKDB_MEMORY_LIMIT: `${DUCKDB_MB}MB`,
       // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
+      ANONYMOUS_MAX_REQUESTS: process.env.ANONYMOUS_MAX_REQUESTS ?? '4',
       ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
       ANONYMOUS_MAX_RESPONSE_BYTES: process.env.ANONYMOUS_MAX_RESPONSE_BYTES ?? String(8 * 1024 * 1024),
     },
@@ -205,7 +226,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es), ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
   console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

@@ -151,6 +151,12 @@ export const settingsShape = {
    * queue (CALLER_QUEUE_SIZE) up to CALLER_QUEUE_TIMEOUT, then 429 TOO_MANY_REQUESTS. 0: no limit.
    */
   MAX_REQUESTS_PER_CALLER: int.refine((n) => n >= 0, 'must be 0 (no limit) or more').default(4),
+  /**
+   * Requests of all anonymous callers together running at once (each address still at most
+   * MAX_REQUESTS_PER_CALLER): eight anonymous addresses would otherwise run 32 against a signed-in
+   * caller's 4 and take the event loop from it. 0: no limit of their own.
+   */
+  ANONYMOUS_MAX_REQUESTS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(4),
   CALLER_QUEUE_SIZE: int.refine((n) => n >= 0, 'must be 0 or more').default(100),
   CALLER_QUEUE_TIMEOUT: duration.default(10_000),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */

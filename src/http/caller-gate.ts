@@ -9,7 +9,10 @@
 //
 // The caller is known before the body is read, so it is keyed by what the request presents: the
 // credential (a digest of it; a credential authentication refuses costs a 401 and little else), and
-// for anonymous requests the client's address.
+// for anonymous requests the client's address. Anonymous callers together run at most
+// ANONYMOUS_MAX_REQUESTS at once: eight anonymous addresses would otherwise run 4 requests each, 32
+// against a signed-in caller's 4; among them, the next turn goes to the address with the fewest
+// requests running, then to the one let in least recently.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../shared/errors.js';
@@ -26,6 +29,8 @@ export interface CallerGateSettings {
   readonly queue: number;
   /** Longest a request waits for its turn, ms (0: no limit). */
   readonly waitMs: number;
+  /** Requests of all anonymous callers (keys `addr:...`) running at once; 0: no limit of their own. */
+  readonly anonymous?: number;
 }
 
 export type Refusal = 'queue_full' | 'wait_limit' | 'stopping';
@@ -33,7 +38,11 @@ export type Refusal = 'queue_full' | 'wait_limit' | 'stopping';
 interface Caller {
   running: number;
   readonly waiting: Waiter[];
+  /** When this caller was last let in (a sequence number): round robin among anonymous callers. */
+  served: number;
 }
+
+const isAnonymous = (key: string) => key.startsWith('addr:');
 
 interface Waiter {
   readonly turn: () => void;
@@ -43,6 +52,9 @@ interface Waiter {
 export class CallerGate {
   private readonly callers = new Map<string, Caller>();
   private stopping = false;
+  /** Requests of anonymous callers running. */
+  private anonymousRunning = 0;
+  private admissions = 0;
 
   constructor(readonly settings: CallerGateSettings) {}
 
@@ -65,15 +77,15 @@ export class CallerGate {
    */
   enter(key: string, admitted: () => void, refused: (why: Refusal) => void): () => void {
     let c = this.callers.get(key);
-    if (!c) this.callers.set(key, (c = { running: 0, waiting: [] }));
+    if (!c) this.callers.set(key, (c = { running: 0, waiting: [], served: 0 }));
     const caller = c;
     if (this.stopping) {
       this.forget(key, caller);
       refused('stopping');
       return () => undefined;
     }
-    if (caller.running < this.settings.limit && !caller.waiting.length) {
-      caller.running++;
+    if (caller.running < this.settings.limit && !caller.waiting.length && this.anonymousRoom(key, true)) {
+      this.take(key, caller);
       admitted();
       return () => undefined;
     }
@@ -90,7 +102,7 @@ export class CallerGate {
     const waiter: Waiter = {
       turn: () => {
         clearTimeout(timer);
-        caller.running++;
+        this.take(key, caller);
         admitted();
       },
       refuse: (why) => {
@@ -113,9 +125,48 @@ export class CallerGate {
     const caller = this.callers.get(key);
     if (!caller) return;
     caller.running--;
-    const next = caller.waiting.shift();
-    if (next) next.turn();
-    else this.forget(key, caller);
+    if (!isAnonymous(key)) {
+      const next = caller.waiting.shift();
+      if (next) next.turn();
+      else this.forget(key, caller);
+      return;
+    }
+    this.anonymousRunning--;
+    this.forget(key, caller);
+    this.admitAnonymous();
+  }
+
+  /**
+   * Whether an anonymous request may start: under ANONYMOUS_MAX_REQUESTS, and (for a new arrival)
+   * no other anonymous caller waiting ahead of it. Signed-in callers always have room here.
+   */
+  private anonymousRoom(key: string, arriving: boolean): boolean {
+    const limit = this.settings.anonymous ?? 0;
+    if (limit <= 0 || !isAnonymous(key)) return true;
+    if (this.anonymousRunning >= limit) return false;
+    if (!arriving) return true;
+    // Waiting for the anonymous share, not for its own limit: those go first.
+    for (const [k, c] of this.callers) if (c.waiting.length && isAnonymous(k) && c.running < this.settings.limit) return false;
+    return true;
+  }
+
+  private take(key: string, caller: Caller): void {
+    caller.running++;
+    caller.served = ++this.admissions;
+    if (isAnonymous(key)) this.anonymousRunning++;
+  }
+
+  /** Anonymous turns: the waiting address with the fewest requests running, then the one served least recently. */
+  private admitAnonymous(): void {
+    while (this.anonymousRoom('addr:', false)) {
+      let next: Caller | undefined;
+      for (const [k, c] of this.callers) {
+        if (!isAnonymous(k) || !c.waiting.length || c.running >= this.settings.limit) continue;
+        if (!next || c.running < next.running || (c.running === next.running && c.served < next.served)) next = c;
+      }
+      if (!next) return;
+      next.waiting.shift()!.turn();
+    }
   }
 
   private forget(key: string, caller: Caller): void {

@@ -58,4 +58,33 @@ describe('CallerGate', () => {
     expect(log).toEqual(['a1 runs', 'a2 stopping', 'b1 stopping']);
     expect(gate.size).toBe(0);
   });
+
+  it('runs at most ANONYMOUS_MAX_REQUESTS of all anonymous callers together; signed-in callers are not held by them', () => {
+    const gate = new CallerGate({ limit: 2, queue: 10, waitMs: 0, anonymous: 3 });
+    const log: string[] = [];
+    for (const n of ['x1', 'x2']) request(gate, 'addr:10.0.0.1', log, n);
+    for (const n of ['y1', 'y2']) request(gate, 'addr:10.0.0.2', log, n);
+    for (const n of ['z1']) request(gate, 'addr:10.0.0.3', log, n);
+    request(gate, 'key:probe', log, 'p1');
+    // x1, x2 and y1 hold the anonymous share (3); y2 and z1 wait; the signed-in caller runs.
+    expect(log).toEqual(['x1 runs', 'x2 runs', 'y1 runs', 'p1 runs']);
+    // A turn goes to the address with the fewest running: z (none) before y (one).
+    gate.leave('addr:10.0.0.1');
+    expect(log.slice(4)).toEqual(['z1 runs']);
+    gate.leave('addr:10.0.0.1');
+    expect(log.slice(5)).toEqual(['y2 runs']);
+    for (const k of ['addr:10.0.0.2', 'addr:10.0.0.2', 'addr:10.0.0.3', 'key:probe']) gate.leave(k);
+    expect(gate.size).toBe(0);
+  });
+
+  it('lets an anonymous caller in while another waits only for its own limit', () => {
+    const gate = new CallerGate({ limit: 1, queue: 10, waitMs: 0, anonymous: 3 });
+    const log: string[] = [];
+    request(gate, 'addr:a', log, 'a1');
+    request(gate, 'addr:a', log, 'a2');
+    request(gate, 'addr:b', log, 'b1');
+    expect(log).toEqual(['a1 runs', 'b1 runs']);
+    gate.leave('addr:a');
+    expect(log).toEqual(['a1 runs', 'b1 runs', 'a2 runs']);
+  });
 });
