@@ -34,14 +34,27 @@ function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Ex
     const [whole, dollar, name] = m as unknown as [string, string, string];
     const known = dollar ? name === 'catalog' || name.startsWith('auth.') : fn.args.some((a) => a.name === name);
     if (!known) continue;
-    parts.push(fn.sql.slice(last, m.index));
+    const before = fn.sql.slice(last, m.index);
+    parts.push(before);
     if (dollar && name === 'catalog') parts.push({ kind: 'ident', parts: namespace });
     else if (dollar) parts.push({ kind: 'param', value: ctx.authVars[name.slice(5)] ?? null, scalar: 'String' });
-    else parts.push(arg(name));
+    else parts.push(countOrArg(before, arg(name)));
     last = m.index + whole.length;
   }
   parts.push(fn.sql.slice(last));
   return { kind: 'fn', args: [], sql: parts, function: functionKey(fn) };
+}
+
+/**
+ * `LIMIT [n]` / `OFFSET [n]` in a function's sql: the count is written as a number. DuckDB refuses a
+ * parameter there inside a correlated subquery ("Non-constant limit"), which is how a table function
+ * is called per row (`@function_call`). Only a whole number checked here (or NULL: no limit) is
+ * written, never the client's text; anything else stays a parameter.
+ */
+function countOrArg(before: string, value: Expr): Expr | string {
+  if (value.kind !== 'param' || !/\b(LIMIT|OFFSET)\s*$/i.test(before)) return value;
+  if (value.value === null) return 'NULL';
+  return Number.isSafeInteger(value.value) ? String(value.value) : value;
 }
 
 export function planCall(ctx: PlanContext, fn: CatalogFunction, args: Record<string, unknown>): FunctionCallNode {

@@ -337,6 +337,11 @@ describe(`${PAGES}/9-function-calls.md`, () => {
   it('a table function as a list field (argument default kept), called only for the rows the filter and limit keep', async () => {
     const d = await data(t, `{ products(filter: {status: {eq: "active"}}, limit: 2, order_by: [{field: "id"}]) { id recommendations { id name } } }`);
     expect(d.products).toEqual([{ id: 1, recommendations: [{ id: 3, name: 'Bridge' }] }, { id: 2, recommendations: [{ id: 4, name: 'Go' }] }]);
+    // The function's sql ends in `LIMIT [limit]`, called per row (DuckDB takes no parameter there in a
+    // correlated subquery: the count is written as a number); a variable's value is not kept in a cached plan.
+    const q = 'query ($n: Int) { products(filter: {id: {in: [1, 2]}}, order_by: [{field: "id"}]) { id recommendations(limit: $n) { id } } }';
+    const counts = async (n: number | null) => (await data(t, q, { n })).products.map((p: any) => (p.recommendations ?? []).length);
+    expect([await counts(1), await counts(0), await counts(null), await counts(1)]).toEqual([[1, 1], [0, 0], [1, 1], [1, 1]]);
   });
 
   it('skip_null_arg leaves null arguments out of a positional call; a row call still runs with null', async () => {
