@@ -60,6 +60,8 @@ export class RedisStore {
   private warned = false;
   /** Invalidations that could not reach Redis; replayed when it is back (null = everything). */
   private pending: (readonly string[] | null)[] = [];
+  /** A replay scheduled after an invalidation failed while connected. */
+  private retry: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly client: RedisClientType,
@@ -131,6 +133,7 @@ export class RedisStore {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.retry);
     for (const c of [this.subscriber, this.client]) {
       try {
         if (c.isOpen) c.destroy();
@@ -221,6 +224,15 @@ export class RedisStore {
     const merged = tags === null || this.pending.includes(null) ? [null] : [...this.pending, tags];
     // A long outage with many writes collapses into one "everything".
     this.pending = merged.reduce((n, t) => n + (t?.length ?? 0), 0) > 1000 ? [null] : merged;
+    // Connected but the command failed or timed out (a loaded Redis): no reconnection will replay it,
+    // so it is tried again shortly; until then the entries it drops could be served stale.
+    if (this.client.isReady && !this.retry) {
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        void this.replay();
+      }, this.options.commandTimeoutMs);
+      this.retry.unref();
+    }
   }
 
   private async replay(): Promise<void> {

@@ -12,6 +12,8 @@ export const SYSTEM_FUNCTIONS: readonly SystemFunction[] = [
   { module: 'core', mutation: true, name: 'unload_data_source', args: '(name: String!)', returns: 'OperationResult', handler: 'unload_data_source', description: 'Stops serving a data source; its registration is kept' },
   { module: 'core', mutation: true, name: 'checkpoint', args: '(name: String = "")', returns: 'OperationResult', handler: 'checkpoint', description: 'Flushes the write-ahead log of a DuckDB source (empty: the core database)' },
   { module: 'core.cache', mutation: true, name: 'invalidate', args: '(tags: [String!])', returns: 'OperationResult', handler: 'cache_invalidate', description: 'Drops cached results carrying any of the tags (all of them without tags), in every process sharing the cache' },
+  // hugr declares it on `Function` (its cache page calls it from queries too): the same call, admin only as every core function.
+  { module: 'core.cache', mutation: false, name: 'invalidate', args: '(tags: [String!])', returns: 'OperationResult', handler: 'cache_invalidate', description: 'Drops cached results carrying any of the tags (all of them without tags), in every process sharing the cache' },
   { module: 'core', mutation: false, name: 'data_source_status', args: '(name: String!)', returns: 'String', handler: 'data_source_status', description: 'Status text of a data source: loaded, unloaded, or failed with the reason' },
   {
     module: 'core', mutation: false, name: 'http_data_source_request_scalar',

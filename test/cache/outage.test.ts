@@ -92,6 +92,28 @@ describe('Redis outage', () => {
     expect(rec.lines.some((l) => l.msg.includes('is back'))).toBe(true);
   });
 
+  it('an invalidation that times out while connected is tried again, with no reconnection to wait for', async () => {
+    const redis = await ThrowawayRedis.start();
+    cleanup.push(() => redis.stop());
+    const prefix = uniquePrefix();
+    const writer = await track(openCache({ prefix, l2: { address: redis.address }, commandTimeoutMs: 200 }));
+    // Another process with L1: only the published invalidation reaches its copy.
+    const reader = await track(openCache({ prefix, l1: L1, l2: { address: redis.address } }));
+    await writer.set('k', 'v', { ttlMs: 0, tags: ['t'] });
+    expect(await reader.get('k')).toBe('v');
+    expect(await reader.get('k')).toBe('v');
+    expect(reader.stats().l1Entries).toBe(1);
+    const admin = createClient({ socket: { host: '127.0.0.1', port: redis.port } });
+    await admin.connect();
+    cleanup.push(async () => admin.destroy());
+    // Writes (the invalidation's script, then its announcement) wait 600 ms; reads go on.
+    await admin.sendCommand(['CLIENT', 'PAUSE', '600', 'WRITE']);
+    expect(await writer.invalidate(['t'])).toBe(0);
+    expect(writer.l2Ready).toBe(true);
+    await waitFor(() => reader.stats().l1Entries === 0, 5000);
+    expect(await reader.get('k')).toBeUndefined();
+  });
+
   it('replays invalidations made while Redis was away, once it is back', async () => {
     const relay = await RedisRelay.start(REDIS);
     cleanup.push(() => relay.close());

@@ -89,6 +89,9 @@ export function writeField(setup: RootFieldSetup, run: FieldRun, args: Args): Pr
   if (!write) throw new PublicError(ErrorCode.Internal, `"${run.info.fieldName}" is not a write`);
   // The object's tag, and the source's (cached function results of the source depend on it).
   run.ctx.written.add(run.obj.name).add(run.obj.source);
+  // And the tags of the object's own `@cache(tags:)`: a write to `orders @cache(tags: ["sales"])` drops
+  // every result tagged "sales" (hugr's cache page, "Automatic Cache Invalidation on Mutations").
+  for (const tag of run.obj.cache?.tags ?? []) run.ctx.written.add(tag);
   if (kind === 'delete') return writeStep(run.ctx, run.info, () => write(setup, run, args));
   // Key or reference errors of inserts and updates do not reveal rows the role cannot read.
   return writeStep(run.ctx, run.info, () => write(setup, run, args).catch((e: unknown) => {

@@ -74,6 +74,11 @@ export class CacheStage implements FieldStage {
       query: documentText(info), variables: info.variableValues, operationName: info.operation.name?.value ?? '', fieldPath: responsePathAsArray(info.path).join('.'),
       ...identityKey(ctx), timezone: ctx.timezone, schemaVersion: target.schemaVersion, ...(rule.key ? { explicitKey: rule.key } : {}),
     });
+    // `@invalidate_cache` with tags (the field's `@cache(tags:)` or its type's) drops every entry
+    // carrying them first, not only this field's own (hugr's cache page, "Combining with Tags").
+    // svc's own `$` tags (role permissions, API keys) are dropped only by the admin's invalidate call.
+    const dropped = rule.refresh ? rule.tags.filter((tag) => !tag.startsWith('$')) : [];
+    if (dropped.length) await this.cache.invalidate(dropped);
     const options = { ttlMs: rule.ttlMs ?? this.cache.defaultTtlMs, tags: [...rule.tags, ...target.tags, ROLE_PERMISSIONS_TAG] };
     const { value, hit } = await inSpan('svc.cache', { 'svc.field': info.fieldName }, async (span) => {
       const result = await this.cache.wrap(key, options, async () => {
