@@ -63,6 +63,19 @@ describe('the scan that refuses before parsing (issue 15 item 8)', () => {
     const q = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
     expect(scanDocument(q)).toMatchObject({ nesting: 2, aliases: 5000 });
   });
+
+  it('stops at the first limit crossed and says where (issue 31): the part read, not the whole text', () => {
+    const q = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
+    const aliases = scanDocument(q, { nesting: 100, aliases: 500, tokens: 0 });
+    expect(aliases.crossed).toEqual({ limit: 'aliases', offset: q.indexOf('a500:') + 4 });
+    expect(aliases.aliases).toBe(501);
+    const deep = `{ x(f: ${'{a: ['.repeat(5000)}1${']}'.repeat(5000)}) { id } }`;
+    const nesting = scanDocument(deep, { nesting: 100, aliases: 500, tokens: 0 });
+    expect(nesting.crossed?.limit).toBe('nesting');
+    expect(deep.slice(0, nesting.crossed!.offset + 1).split(/[{[(]/).length - 1).toBe(101);
+    expect(scanDocument(`{ ${'id '.repeat(60)} }`, { nesting: 100, aliases: 500, tokens: 50 }).crossed).toEqual({ limit: 'tokens', offset: 2 + 3 * 49 });
+    expect(scanDocument(q, { nesting: 100, aliases: 5000, tokens: 0 }).crossed).toBeUndefined();
+  });
 });
 
 describe('token count before parsing (issue 31: MAX_TOKENS refused before a full parse)', () => {
@@ -87,6 +100,8 @@ describe('token count before parsing (issue 31: MAX_TOKENS refused before a full
     const error = guard.before?.(`{ shop_tags { ${'id '.repeat(60)} } }`, undefined, identity);
     expect(error?.message).toBe('the query document has more than 50 tokens (MAX_TOKENS)');
     expect(error?.extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+    // The 51st token: `{`, `shop_tags`, `{` and 47 `id`s before it.
+    expect(error?.locations).toEqual([{ line: 1, column: 14 + 3 * 47 + 1 }]);
     expect(guard.before?.(`{ shop_tags { ${'id '.repeat(40)} } }`, undefined, identity)).toBeUndefined();
   });
 

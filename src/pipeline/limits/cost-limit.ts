@@ -11,7 +11,7 @@
 import {
   type ArgumentNode, type DocumentNode, type FieldNode, type FragmentDefinitionNode, getNamedType, type GraphQLField,
   type GraphQLNamedType, GraphQLError, type GraphQLSchema, getVariableValues, isCompositeType, isListType, isNonNullType, isObjectType, Kind,
-  type OperationDefinitionNode, type SelectionSetNode, type ValidationRule, type ValueNode, visit,
+  type OperationDefinitionNode, type SelectionSetNode, Source, type ValidationRule, type ValueNode, visit,
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../../config/schema.js';
@@ -213,20 +213,34 @@ export interface DocumentShape {
   readonly aliases: number;
   /** Lexical tokens, counted like graphql-js's maxTokens (comments and commas are not tokens). */
   readonly tokens: number;
+  /** The first limit crossed, reading from the start, and the offset of the character that crossed it; the scan stopped there. */
+  readonly crossed?: { readonly limit: 'nesting' | 'aliases' | 'tokens'; readonly offset: number };
+}
+
+/** Limits a scan stops at (0: none). */
+export interface DocumentLimits {
+  readonly nesting: number;
+  readonly aliases: number;
+  readonly tokens: number;
 }
 
 const isNameStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isNamePart = (c: number) => isNameStart(c) || (c >= 48 && c <= 57);
 
 /**
- * Bracket nesting and aliases of a GraphQL document in one linear pass over its text, strings and
- * comments skipped. Parsing 5,000 aliases with graphql-js took tens of milliseconds of the one
+ * Bracket nesting, aliases and tokens of a GraphQL document in one linear pass over its text, strings
+ * and comments skipped. Parsing 5,000 aliases with graphql-js took tens of milliseconds of the one
  * event loop; this pass takes a fraction of a millisecond, so an over-limit document is refused
- * before any parsing (issue 15 item 8). An alias is a name followed by `:` inside braces with no
- * parenthesis open: arguments, variable definitions and object values all sit inside parentheses.
- * The count after parsing (measureRequest) stays the exact one; this one only refuses early.
+ * before any parsing (issue 15 item 8). With `limits` it stops at the first one crossed, so an alias
+ * flood or a deep `_and` costs the part read up to the limit, not the whole text (issue 31). An alias
+ * is a name followed by `:` inside braces with no parenthesis open: arguments, variable definitions
+ * and object values all sit inside parentheses. The count after parsing (measureRequest) stays the
+ * exact one; this one only refuses early.
  */
-export function scanDocument(text: string): DocumentShape {
+export function scanDocument(text: string, limits?: DocumentLimits): DocumentShape {
+  const maxNesting = limits?.nesting || Infinity;
+  const maxAliases = limits?.aliases || Infinity;
+  const maxTokens = limits?.tokens || Infinity;
   let depth = 0;
   let max = 0;
   let parens = 0;
@@ -235,11 +249,12 @@ export function scanDocument(text: string): DocumentShape {
   let tokens = 0;
   let afterName = false;
   const n = text.length;
+  const stop = (limit: 'nesting' | 'aliases' | 'tokens', offset: number): DocumentShape => ({ nesting: max, aliases, tokens, crossed: { limit, offset } });
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     // Whitespace and commas (insignificant in GraphQL) keep a name waiting for its colon.
     if (c === 32 || c === 10 || c === 13 || c === 9 || c === 44 || c === 0xfeff) continue;
-    tokens++;
+    if (c !== 35 && ++tokens > maxTokens) return stop('tokens', i);
     if (isNameStart(c)) {
       while (i + 1 < n && isNamePart(text.charCodeAt(i + 1))) i++;
       afterName = true;
@@ -247,7 +262,6 @@ export function scanDocument(text: string): DocumentShape {
     }
     if (c === 35) {
       // # comment, to the end of the line: not a token
-      tokens--;
       while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
       continue;
     }
@@ -258,10 +272,11 @@ export function scanDocument(text: string): DocumentShape {
       continue;
     }
     if (c === 46 && text.startsWith('...', i)) i += 2;
-    if (c === 58 && afterName && parens === 0 && depth > 0) aliases++;
+    if (c === 58 && afterName && parens === 0 && depth > 0 && ++aliases > maxAliases) return stop('aliases', i);
     afterName = false;
     if (c === 123 || c === 91 || c === 40) {
       if (++depth > max) max = depth;
+      if (max > maxNesting) return stop('nesting', i);
       if (c === 40) parens++;
     } else if (c === 125 || c === 93 || c === 41) {
       depth--;
@@ -275,28 +290,28 @@ export function scanDocument(text: string): DocumentShape {
   return { nesting: max, aliases, tokens };
 }
 
-/** Shapes of recent documents: a query text sent again (the common case) is scanned once. */
-const scanned = new Map<string, DocumentShape>();
 const SCANNED_KEPT = 1000;
 /** Longer texts are scanned every time: the kept texts stay within a few megabytes. */
 const SCANNED_LENGTH = 16 * 1024;
 
-function scanOnce(text: string): DocumentShape {
-  if (text.length > SCANNED_LENGTH) return scanDocument(text);
-  let shape = scanned.get(text);
-  if (!shape) {
-    if (scanned.size >= SCANNED_KEPT) scanned.delete(scanned.keys().next().value as string);
-    scanned.set(text, (shape = scanDocument(text)));
+/** Shapes of recent documents under one set of limits: a query text sent again (the common case) is scanned once. */
+class DocumentScans {
+  private readonly scanned = new Map<string, DocumentShape>();
+
+  constructor(readonly limits: DocumentLimits) {}
+
+  scan(text: string): DocumentShape {
+    if (text.length > SCANNED_LENGTH) return scanDocument(text, this.limits);
+    let shape = this.scanned.get(text);
+    if (!shape) {
+      if (this.scanned.size >= SCANNED_KEPT) this.scanned.delete(this.scanned.keys().next().value as string);
+      this.scanned.set(text, (shape = scanDocument(text, this.limits)));
+    }
+    return shape;
   }
-  return shape;
 }
 
 const isNumberPart = (c: number): boolean => (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
-
-/** The deepest bracket nesting of a GraphQL document (or JSON text), strings and comments skipped; linear. */
-export function documentNesting(text: string): number {
-  return scanDocument(text).nesting;
-}
 
 /** The deepest nesting of objects and arrays in a JSON value, stopping once past `limit`. */
 export function valueNesting(value: unknown, limit: number): number {
@@ -339,22 +354,30 @@ function listTooLong(length: number, limit: number): GraphQLError {
   });
 }
 
-function tooManyTokens(limit: number): GraphQLError {
-  return new GraphQLError(`the query document has more than ${limit} tokens (MAX_TOKENS)`, { extensions: { code: ErrorCode.GraphQLParseFailed, http: { status: 400 } } });
+function tooManyTokens(limit: number, at?: Located): GraphQLError {
+  return new GraphQLError(`the query document has more than ${limit} tokens (MAX_TOKENS)`, { ...at, extensions: { code: ErrorCode.GraphQLParseFailed, http: { status: 400 } } });
 }
 
-function nestedTooDeep(what: 'query document' | 'request variables'): GraphQLError {
+function nestedTooDeep(what: 'query document' | 'request variables', at?: Located): GraphQLError {
   const verb = what === 'query document' ? 'nests' : 'nest';
   return new GraphQLError(`the ${what} ${verb} values more than ${MAX_NESTING} levels deep (e.g. _and/_or filters); write the filter flatter`, {
+    ...at,
     extensions: { code: ErrorCode.BadUserInput, http: { status: 400 } },
   });
 }
 
-/** BAD_USER_INPUT for a document or variables nested beyond MAX_NESTING; undefined otherwise. */
-export function nestingError(query: string | undefined, variables: unknown, shape = query ? scanDocument(query) : undefined): GraphQLError | undefined {
-  if (shape && shape.nesting > MAX_NESTING) return nestedTooDeep('query document');
-  if (valueNesting(variables, MAX_NESTING) > MAX_NESTING) return nestedTooDeep('request variables');
-  return undefined;
+function tooManyAliases(limit: number, at: Located): GraphQLError {
+  return new GraphQLError(`the request uses more than ${limit} aliases, the limit of one request (MAX_ALIASES)`, { ...at, extensions: { code: ErrorCode.BadUserInput, http: { status: 400 } } });
+}
+
+/** Where in the document a scan stopped: graphql-js turns it into the error's line and column. */
+type Located = { readonly source: Source; readonly positions: readonly number[] };
+
+/** The refusal of the first limit a document crossed, located at the character that crossed it. */
+function documentRefusal(query: string, crossed: NonNullable<DocumentShape['crossed']>, limits: DocumentLimits): GraphQLError {
+  const at = { source: new Source(query), positions: [crossed.offset] };
+  if (crossed.limit === 'nesting') return nestedTooDeep('query document', at);
+  return crossed.limit === 'aliases' ? tooManyAliases(limits.aliases, at) : tooManyTokens(limits.tokens, at);
 }
 
 /** The query text and variables of an HTTP GraphQL request as Apollo will read them (POST body or GET search). */
@@ -369,7 +392,8 @@ export function requestParts(method: string, body: unknown, search: string): { q
 
 /** The response body of a request refused before Apollo saw it (the shape of SPEC §1). */
 export function refusalBody(error: GraphQLError): string {
-  return JSON.stringify({ data: null, errors: [{ message: error.message, extensions: { code: error.extensions.code } }], extensions: {} });
+  const locations = error.locations ? { locations: error.locations } : {};
+  return JSON.stringify({ data: null, errors: [{ message: error.message, ...locations, extensions: { code: error.extensions.code } }], extensions: {} });
 }
 
 /** The first variable whose value does not fit its declared type (graphql-js's coercion), as BAD_USER_INPUT. */
@@ -392,20 +416,25 @@ export function exempt(identity: Identity, list: readonly string[]): boolean {
 /** The limits of one request as settings give them. */
 export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'MAX_LIST_VALUES' | 'COST_LIMITS_EXEMPT'>): RequestLimits {
   const limits: CostLimits = { maxCost: config.MAX_QUERY_COST, maxRootFields: config.MAX_ROOT_FIELDS, maxAliases: config.MAX_ALIASES };
+  // The document limits a scan stops at: with MAX_ALIASES, and without it for callers exempt from it.
+  const tokens = Math.max(0, config.MAX_TOKENS);
+  const bounded = new DocumentScans({ nesting: MAX_NESTING, aliases: Math.max(0, config.MAX_ALIASES), tokens });
+  const unaliased = new DocumentScans({ nesting: MAX_NESTING, aliases: 0, tokens });
   return {
     ...(config.MAX_TOKENS > 0 ? { maxTokens: config.MAX_TOKENS } : {}),
     rules: [depthLimit(config.MAX_DEPTH)],
     before: (query, variables, identity, variablesText) => {
-      const shape = query ? scanOnce(query) : undefined;
-      const deep = nestingError(query, variables, shape) ?? (variablesText && documentNesting(variablesText) > MAX_NESTING ? nestedTooDeep('request variables') : undefined);
-      if (deep) return deep;
+      // The document first, stopping at the first limit it crosses (issue 31): an alias flood or a
+      // deep `_and` costs the part read up to the limit.
+      const scans = config.MAX_ALIASES > 0 && !exempt(identity, config.COST_LIMITS_EXEMPT) ? bounded : unaliased;
+      const crossed = query ? scans.scan(query).crossed : undefined;
+      if (crossed) return documentRefusal(query!, crossed, scans.limits);
+      // POST bodies were checked while they streamed in (src/pipeline/limits/body-scan.ts); GET's
+      // variables and in-process callers' are checked here.
+      if (valueNesting(variables, MAX_NESTING) > MAX_NESTING || (variablesText && scanDocument(variablesText, { nesting: MAX_NESTING, aliases: 0, tokens: 0 }).crossed)) return nestedTooDeep('request variables');
       // Before graphql-js coerces every value of a long list (an `in` list of 200,000 ids, issue 31).
       const longest = config.MAX_LIST_VALUES > 0 ? longestList(variables) : 0;
-      if (longest > config.MAX_LIST_VALUES) return listTooLong(longest, config.MAX_LIST_VALUES);
-      if (!shape) return undefined;
-      const aliases = config.MAX_ALIASES <= 0 || exempt(identity, config.COST_LIMITS_EXEMPT) ? undefined : costError({ cost: 0, rootFields: 0, aliases: shape.aliases }, { ...limits, maxCost: 0, maxRootFields: 0 });
-      // Counted in the same linear pass, before graphql-js lexes and parses up to the limit (issue 31).
-      return aliases ?? (config.MAX_TOKENS > 0 && shape.tokens > config.MAX_TOKENS ? tooManyTokens(config.MAX_TOKENS) : undefined);
+      return longest > config.MAX_LIST_VALUES ? listTooLong(longest, config.MAX_LIST_VALUES) : undefined;
     },
     check: (schema, document, operation, variables, identity) => {
       // Values that do not fit their variable's type are reported as such, before anything is
