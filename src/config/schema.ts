@@ -118,14 +118,15 @@ export const settingsShape = {
   MAX_ROOT_FIELDS: int.default(100),
   MAX_ALIASES: int.default(500),
   /**
-   * Tokens of a GraphQL document, counted before it is parsed (and graphql-js maxTokens as well):
-   * at 4000 a document costs the server about 20-50 ms of CPU to parse, validate and plan, at
-   * 100,000 about 0.5 s (issue 31, docs/configuration.md).
+   * Tokens of a GraphQL document, counted before it is parsed (and graphql-js maxTokens as well): a
+   * document at 4000 costs the event loop 2-3 ms to parse, validate and plan in most shapes, about
+   * 32 ms with 100 root fields each filtered (issue 31, docs/configuration.md "Limits").
    */
   MAX_TOKENS: int.default(4_000),
   /**
-   * Values of one list in the request variables (an `in` list, a batch insert's rows), refused before
-   * graphql-js coerces them: 200,000 ids cost seconds and most of a GB (issue 31). 0: no limit.
+   * Values of one list in a JSON request body (an `in` list, a batch insert's rows), refused while the
+   * body streams in (src/pipeline/limits/body-scan.ts), before the rest is read or parsed: 200,000 ids
+   * cost seconds and most of a GB once, 25 ms of event loop to parse (issue 31). 0: no limit.
    */
   MAX_LIST_VALUES: int.default(10_000),
   /**

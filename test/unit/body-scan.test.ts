@@ -57,7 +57,9 @@ describe('BodyScan', () => {
   });
 
   it('is not fooled by brackets, commas, quotes and backslashes inside strings', () => {
-    const strings = ['[[[[[[,,,,,,]', '"\\"[,,,,,,,', '\\', '\\\\', 'a\\"b[,,,,,,,,]', '{"variables":[1,2,3,4,5,6,7]}', 'é😀[,,,,,,,]'];
+    // Short strings are read byte by byte, long ones (over 32 bytes) by a search for the next quote.
+    const long = 'x'.repeat(40);
+    const strings = ['[[[[[[,,,,,,]', '"\\"[,,,,,,,', '\\', '\\\\', 'a\\"b[,,,,,,,,]', '{"variables":[1,2,3,4,5,6,7]}', 'é😀[,,,,,,,]', `${long}\\"[,,,,,,]\\`, `${long}${'\\'.repeat(41)}"[,,,,,,]`, `${'\\'.repeat(40)}",,,,,,,`];
     for (const s of strings) {
       const text = JSON.stringify({ query: s, variables: { [s]: s, l: [s, s, s] } });
       for (const cuts of everyCut(text)) expect(scan(text, cuts), `${text} ${JSON.stringify(cuts)}`).toBeUndefined();
