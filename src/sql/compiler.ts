@@ -49,6 +49,11 @@ export class SqlContext {
    * rows statement (src/sql/rows/), whose assembler knows the keys.
    */
   positional = false;
+  /**
+   * The joins of the level being written (its row's FROM), where a dialect may join a to-one
+   * relation instead of a correlated subquery (SqlCompiler.toOne); undefined where none may join.
+   */
+  joins: string[] | undefined;
 
   /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
   constructor(readonly timezone = 'UTC') {}
@@ -186,8 +191,27 @@ export abstract class SqlCompiler {
 
   // ---- statement shapes ----------------------------------------------------------------------
   protected oneRow(sel: SelectNode, ctx: SqlContext, root = false): string {
-    const object = this.objectOf(sel, ctx);
-    return `SELECT ${root ? this.rootJson(object) : object} AS result FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
+    const { sql: object, joins } = this.level(ctx, true, () => this.objectOf(sel, ctx));
+    return `SELECT ${root ? this.rootJson(object) : object} AS result FROM ${this.from(sel, ctx)}${joins}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
+  }
+
+  /** The value of a to-one relation: a correlated subquery here; a dialect may join it into `ctx.joins`. */
+  protected toOne(sel: SelectNode, ctx: SqlContext): string {
+    return `(${this.oneRow(sel, ctx)})`;
+  }
+
+  /**
+   * Writes one level's row with its own list of to-one joins (`open`: joins may be added; false
+   * where they would change the rows' order or meet joins of their own); `joins` go after its FROM.
+   */
+  private level(ctx: SqlContext, open: boolean, write: () => string): { sql: string; joins: string } {
+    const outer = ctx.joins;
+    const joins: string[] | undefined = (ctx.joins = open ? [] : undefined);
+    try {
+      return { sql: write(), joins: joins?.join('') ?? '' };
+    } finally {
+      ctx.joins = outer;
+    }
   }
 
   protected objectOf(sel: SelectNode, ctx: SqlContext): string {
@@ -198,13 +222,13 @@ export abstract class SqlCompiler {
         case 'const':
           return [f.key, f.value === null ? 'NULL' : this.param({ kind: 'param', value: f.value, scalar: typeof f.value === 'number' ? 'Float' : typeof f.value === 'boolean' ? 'Boolean' : 'String' }, ctx)];
         case 'object':
-          return [f.key, `(${this.oneRow(f.select, ctx)})`];
+          return [f.key, this.toOne(f.select, ctx)];
         case 'array':
           return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
         case 'aggregate':
           return [f.key, `(${this.aggregate(f.node, ctx)})`];
         case 'unnest':
-          return [f.key, this.singletonList(this.objectOf(f.select, ctx))];
+          return [f.key, this.singletonList(this.level(ctx, false, () => this.objectOf(f.select, ctx)).sql)];
         case 'fn_rows': {
           const call = this.expr(f.call, ctx);
           const where = f.join.map((j) => `_f.${this.quoteIdentifier(j.column)} = ${this.expr(j.parent, ctx)}`).join(' AND ');
@@ -247,8 +271,16 @@ export abstract class SqlCompiler {
   /** A list's row object, its order, and the `FROM ... WHERE ...` it is built from. */
   private listParts(sel: SelectNode, ctx: SqlContext): { object: string; order: string; from: string } {
     if ((sel.limit !== undefined || sel.offset !== undefined || !!sel.distinctOn?.length) && sel.joins?.length) return this.limitedJoined(sel, ctx);
-    const { body, order, from, where } = this.listRows(sel, ctx, () => this.objectOf(sel, ctx));
-    return { object: body, order, from: `${from}${where}` };
+    // An unordered list keeps the rows in the order they are read: a join could hash them the other
+    // way round (the related table's order), so its to-one relations stay subqueries.
+    const ordered = sel.orderBy.length > 0 || !!sel.distinctOn?.length;
+    let joins = '';
+    const { body, order, from, where } = this.listRows(sel, ctx, () => {
+      const level = this.level(ctx, ordered, () => this.objectOf(sel, ctx));
+      joins = level.joins;
+      return level.sql;
+    });
+    return { object: body, order, from: `${from}${joins}${where}` };
   }
 
   /**
@@ -284,7 +316,7 @@ export abstract class SqlCompiler {
    */
   private limitedJoined(sel: SelectNode, ctx: SqlContext): { object: string; order: string; from: string } {
     const order = this.orderList(this.effectiveOrder(sel), ctx) || '1';
-    const inner = `SELECT ${this.objectOf(sel, ctx)} AS _j, row_number() OVER (ORDER BY ${order}) AS _rn FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
+    const inner = `SELECT ${this.level(ctx, false, () => this.objectOf(sel, ctx)).sql} AS _j, row_number() OVER (ORDER BY ${order}) AS _rn FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}`;
     const int = (n: number | undefined, what: string) => {
       if (n !== undefined && (!Number.isSafeInteger(n) || n < 0)) throw new PublicError(ErrorCode.BadUserInput, `${what} must be a non-negative integer`);
       return n ?? 0;

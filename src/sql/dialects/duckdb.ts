@@ -6,7 +6,8 @@ import { filterClause, hasSubquery, SqlCompiler, type SqlContext } from '../comp
 import { intervalText } from '../../shared/duration.js';
 import { jsonKey } from '../keys.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import type { CompareNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
+import type { CompareNode, FilterNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
+import type { SelectNode } from '../../planner/ir/select.js';
 import type { GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../../planner/ir/expr.js';
 import { geoJsonOf, geometryAggregate, h3Resolution, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
@@ -46,6 +47,24 @@ function* inGroups(node: unknown): Generator<InGroupNode> {
   if (kind === 'param') return;
   if (kind === 'in_group') yield node as InGroupNode;
   for (const value of Object.values(node)) yield* inGroups(value);
+}
+
+/** A to-one relation that can join its parent's row: one row at most, found by column equalities. */
+function joinable(sel: SelectNode): boolean {
+  return !!sel.unique && !sel.pre && !sel.joins?.length && !sel.distinctOn?.length && sel.limit === undefined && !sel.offset && !sel.from.keys
+    && !(sel.where && hasSubquery(sel.where));
+}
+
+/** The related row's column of a correlation made of column equalities only, else undefined. */
+function presence(f: FilterNode | undefined, alias: string): { table: string; column: string } | undefined {
+  const items = f?.kind === 'and' ? f.items : f ? [f] : [];
+  if (!items.length || !items.every((i) => i.kind === 'columns_equal')) return undefined;
+  for (const i of items) {
+    if (i.kind !== 'columns_equal') continue;
+    if (i.left.table === alias) return i.left;
+    if (i.right.table === alias) return i.right;
+  }
+  return undefined;
 }
 
 export class DuckDbCompiler extends SqlCompiler {
@@ -101,6 +120,20 @@ export class DuckDbCompiler extends SqlCompiler {
       case 'WITHIN': return `svc_geo_within(${other}, ${ref})`;
       case 'CONTAINS': return `svc_geo_contains(${other}, ${ref})`;
     }
+  }
+
+  /**
+   * A to-one relation found by its key (at most one row) is a LEFT JOIN of the level, its
+   * correlation and filters the join condition: DuckDB plans the correlated subquery as a delim
+   * join per relation, which costs more (issue 30). The related object is null when no row joined:
+   * the correlation's column is never null in a joined row (`=` matches no null).
+   */
+  protected override toOne(sel: SelectNode, ctx: SqlContext): string {
+    const present = ctx.joins && joinable(sel) ? presence(sel.correlate, sel.from.alias) : undefined;
+    if (!present) return super.toOne(sel, ctx);
+    const on = [sel.correlate!, ...(sel.where ? [sel.where] : [])].map((f) => this.filter(f, ctx)).join(' AND ');
+    ctx.joins!.push(` LEFT JOIN ${this.fromNode(sel.from, ctx)} ON ${on}`);
+    return `CASE WHEN ${this.quoteIdentifier(present.table)}.${this.quoteIdentifier(present.column)} IS NULL THEN NULL ELSE ${this.objectOf(sel, ctx)} END`;
   }
 
   /** Unnested side by side, the lists give one row per key (they have the same length). */
