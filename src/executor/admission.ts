@@ -7,6 +7,7 @@
 // burst does not hold a role's share against its other users. A refusal is SOURCE_UNAVAILABLE (retryable), never a
 // request left hanging; a caller that goes away (its signal aborts) leaves the queue at once.
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import type { CancelSignal } from '../shared/request-scope.js';
 
 export interface AdmissionSettings {
   /** Connections of the pool: statements admitted at once. */
@@ -63,7 +64,7 @@ export class Admission {
   }
 
   /** Runs `task` once admitted for `caller` (a role) on behalf of `user`; the slot is released when it settles. */
-  async run<T>(caller: string, signal: AbortSignal | undefined, task: () => Promise<T>, user = caller): Promise<T> {
+  async run<T>(caller: string, signal: CancelSignal | undefined, task: () => Promise<T>, user = caller): Promise<T> {
     const release = await this.acquire(caller, signal, user);
     try {
       return await task();
@@ -73,7 +74,7 @@ export class Admission {
   }
 
   /** Waits to be admitted for `caller`; the function returned releases the slot (once). */
-  async acquire(caller: string, signal: AbortSignal | undefined, user = caller): Promise<() => void> {
+  async acquire(caller: string, signal: CancelSignal | undefined, user = caller): Promise<() => void> {
     await this.enter(caller, user, signal);
     let released = false;
     return () => {
@@ -94,7 +95,7 @@ export class Admission {
     this.served.set(user, ++this.admissions);
   }
 
-  private enter(caller: string, user: string, signal: AbortSignal | undefined): Promise<void> {
+  private enter(caller: string, user: string, signal: CancelSignal | undefined): Promise<void> {
     if (signal?.aborted) return Promise.reject(this.cancelled());
     // Nobody of this role waits ahead (order within a role is kept): in at once when there is room.
     if (this.canRun(caller) && !this.waiting.some((w) => w.caller === caller)) {

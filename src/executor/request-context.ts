@@ -5,6 +5,7 @@ import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
 import { Serial } from '../shared/mutex.js';
 import { RequestTransactions } from './transactions.js';
 import type { ResponseBudget } from './response-budget.js';
+import type { CancelSignal } from '../shared/request-scope.js';
 
 /** The rows of one root list, read when /ipc writes them (a batch at a time). */
 export interface RowStream {
@@ -82,7 +83,7 @@ export class RequestContext {
   budgetOf?: RequestContext;
 
   /** Aborted when the client went away (src/shared/request-scope.ts); none outside HTTP requests. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
 
   /** `[$auth.*]` values of this identity (permission filters, stamps, SQL templates). */
   readonly authVars: Readonly<Record<string, unknown>>;

@@ -74,7 +74,7 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
     req.svcScope = scope;
     // The connection closed before the answer was written: what the request still runs is wasted.
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) scope.abort.abort();
+      if (!reply.raw.writableFinished) scope.cancellation.abort();
     });
     void reply.header('x-request-id', req.id);
     // The server span continues the caller's trace (W3C traceparent) when tracing is on; while it is

@@ -72,7 +72,7 @@ export class RequestContextFactory {
     const timezone = options.headers ? requestTimeZone(options.headers, this.defaultZone) : (options.timezone ?? this.defaultZone);
     const context = new RequestContext(identity, access, timezone, true);
     const scope = currentRequest();
-    if (scope) context.signal = scope.abort.signal;
+    if (scope) context.signal = scope.cancellation;
     if (scope && options.endpoint !== undefined) scope.caller = context;
     return context;
   }

@@ -4,6 +4,7 @@ import type { WriteNode } from '../planner/ir/mutation.js';
 import type { RootQuery, SelectNode } from '../planner/ir/select.js';
 import type { PoolStats } from '../shared/metrics.js';
 import type { CompiledSql } from '../sql/compiler.js';
+import type { CancelSignal } from '../shared/request-scope.js';
 
 export type Row = Record<string, unknown>;
 
@@ -52,19 +53,19 @@ export interface DataSourceRuntime {
    * Runs a root read statement and returns its single JSON result (parsed), or null. `signal`: the
    * request went away (client disconnect); the running statement is cancelled at once.
    */
-  queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown>;
+  queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown>;
   /**
    * The same result as the database wrote it, unparsed, offered only where that text is compact
    * JSON (DuckDB): the fast path writes it into the response as it is.
    */
-  queryText?(stmt: CompiledSql, signal?: AbortSignal): Promise<string | null>;
+  queryText?(stmt: CompiledSql, signal?: CancelSignal): Promise<string | null>;
   /**
    * The rows of a `compileRows` statement (each row's JSON object, parsed), a batch at a time from a
    * cursor, so a large result is never held whole (SPEC §13 /ipc). Stopping the iteration early
    * ends the statement; QUERY_TIMEOUT bounds it as any statement. `text`: a source whose row JSON is
    * already the answer's text (DuckDB) may give the rows as that text instead (strings).
    */
-  streamRows?(stmt: CompiledSql, signal?: AbortSignal, text?: boolean): AsyncGenerator<readonly unknown[]>;
+  streamRows?(stmt: CompiledSql, signal?: CancelSignal, text?: boolean): AsyncGenerator<readonly unknown[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   /**
    * `owner`: transactions of one owner (a request writing to several sources) never wait for each

@@ -10,6 +10,7 @@ import { StatementCache } from '../statement-cache.js';
 import { statementCancelled, statementTimeout } from '../timeout.js';
 import type { Row, SourceConnection } from '../types.js';
 import { registerGeometryFunctions } from './geo/functions.js';
+import type { CancelSignal } from '../../shared/request-scope.js';
 
 export class DuckDbEngine {
   private readonly idle: DuckDBConnection[] = [];
@@ -191,7 +192,7 @@ export class DuckDbEngine {
    * A statement's rows a DuckDB chunk (2048 rows) at a time, on a pooled connection held until the
    * iteration ends. QUERY_TIMEOUT bounds the whole iteration; stopping early interrupts the query.
    */
-  async *stream(source: string, sql: string, values: readonly unknown[], signal?: AbortSignal): AsyncGenerator<unknown[][]> {
+  async *stream(source: string, sql: string, values: readonly unknown[], signal?: CancelSignal): AsyncGenerator<unknown[][]> {
     const c = await this.acquire(source);
     const stop = this.stopper(c, signal);
     let finished = false;
@@ -213,7 +214,7 @@ export class DuckDbEngine {
    * Interrupts `c` once QUERY_TIMEOUT has passed or `signal` aborts (the client went away): DuckDB
    * cancels the running query and the connection stays usable. `error` is why it was interrupted.
    */
-  private stopper(c: DuckDBConnection, signal?: AbortSignal): { error(source: string): Error | undefined; clear(): void } {
+  private stopper(c: DuckDBConnection, signal?: CancelSignal): { error(source: string): Error | undefined; clear(): void } {
     let why: 'timeout' | 'cancelled' | undefined = signal?.aborted ? 'cancelled' : undefined;
     const stop = (reason: 'timeout' | 'cancelled') => {
       why ??= reason;
@@ -235,7 +236,7 @@ export class DuckDbEngine {
    * Runs one statement on `c`, interrupting it once QUERY_TIMEOUT has passed. DuckDB cancels the
    * running query and the connection stays usable (a pooled one goes back to the pool).
    */
-  async bounded<T>(c: DuckDBConnection, source: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async bounded<T>(c: DuckDBConnection, source: string, run: () => Promise<T>, signal?: CancelSignal): Promise<T> {
     if (signal?.aborted) throw statementCancelled(source);
     if (!this.timeoutMs && !signal) return run();
     const stop = this.stopper(c, signal);

@@ -9,6 +9,7 @@ import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
+import type { CancelSignal } from '../../shared/request-scope.js';
 
 export const compiler = new DuckDbCompiler();
 const quote = (s: string): string => compiler.quoteIdentifier(s);
@@ -119,12 +120,12 @@ export class DuckDbSource implements DataSourceRuntime {
     return { name: 'duckdb', size: this.engine.size };
   }
 
-  async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
+  async queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
     const text = await this.queryText(stmt, signal);
     return text === null ? null : parseDbJson(text);
   }
 
-  async queryText(stmt: CompiledSql, signal?: AbortSignal): Promise<string | null> {
+  async queryText(stmt: CompiledSql, signal?: CancelSignal): Promise<string | null> {
     return this.engine.withConnection(async (c) => {
       const prepared = await this.engine.prepared(c, stmt.sql, this.name);
       prepared.bind(stmt.params as never);
@@ -138,7 +139,7 @@ export class DuckDbSource implements DataSourceRuntime {
     }, this.name);
   }
 
-  async *streamRows(stmt: CompiledSql, signal?: AbortSignal, text?: boolean): AsyncGenerator<readonly unknown[]> {
+  async *streamRows(stmt: CompiledSql, signal?: CancelSignal, text?: boolean): AsyncGenerator<readonly unknown[]> {
     for await (const rows of this.engine.stream(this.name, stmt.sql, stmt.params, signal)) {
       // As text, each row's JSON is what the whole list's to_json would have written for it.
       if (text) yield rows.map((r) => (r[0] === null || r[0] === undefined ? 'null' : String(r[0])));

@@ -11,6 +11,7 @@ import { redactUrl } from '../postgres/source.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import { mysqlError } from './errors.js';
 import { positional } from './placeholders.js';
+import type { CancelSignal } from '../../shared/request-scope.js';
 
 /** The compiler of the default settings (the kind's descriptor names it); SQL_ROWS=false has its own. */
 export const compiler = new MysqlCompiler();
@@ -164,7 +165,7 @@ export class MysqlSource implements DataSourceRuntime {
     return { name: this.name, size: this.size };
   }
 
-  async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
+  async queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
     const rows = signal ? await this.cancellable(stmt, signal) : await wrap(this.connections, this.name, this.timeoutMs).all(stmt);
     if (stmt.rows) return rows[0]!.result;
     return jsonOf(rows[0] ? Object.values(rows[0])[0] : null);
@@ -175,7 +176,7 @@ export class MysqlSource implements DataSourceRuntime {
    * (issue 31): the connection goes back to the pool at once instead of running a statement no one
    * will read until max_statement_time. KILL is sent from a new connection, as the pool may be full.
    */
-  private async cancellable(stmt: CompiledSql, signal: AbortSignal): Promise<Row[]> {
+  private async cancellable(stmt: CompiledSql, signal: CancelSignal): Promise<Row[]> {
     const c = await this.connections.getConnection();
     let killing: Promise<void> | undefined;
     const kill = () => {

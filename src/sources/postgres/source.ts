@@ -15,6 +15,7 @@ import { ROW_VALUE_TYPES } from '../../sql/pg/row-values.js';
 import { statementCancelled } from '../timeout.js';
 import { clientError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
+import type { CancelSignal } from '../../shared/request-scope.js';
 
 // String comparisons leave the parameter untyped, so PostgreSQL takes the column's type (uuid, enums).
 // Compilers are shared by the sources of one setting (their plans are cached per operation anyway).
@@ -187,7 +188,7 @@ export class PostgresSource implements DataSourceRuntime {
    * server (pg_cancel_backend from a connection of its own: the pool may be full) and the connection
    * goes back to the pool at once instead of after QUERY_TIMEOUT.
    */
-  private async cancellable<T>(c: pg.ClientBase, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+  private async cancellable<T>(c: pg.ClientBase, signal: CancelSignal | undefined, run: () => Promise<T>): Promise<T> {
     if (!signal) return run();
     if (signal.aborted) throw statementCancelled(this.name);
     let running = true;
@@ -286,7 +287,7 @@ export class PostgresSource implements DataSourceRuntime {
 
   // No queryText: PostgreSQL writes JSON with spaces (`"key" : value`), so the fast path writes the
   // parsed answer rather than this text (a byte-exact response, and fewer bytes on the wire).
-  async queryJson(stmt: CompiledSql, signal?: AbortSignal): Promise<unknown> {
+  async queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
     return this.withClient(async (c) => {
       // Values are read by answerOf so integers beyond 2^53 stay exact. Named statements are
       // parsed and planned once per connection (pg keeps them by name).
@@ -296,7 +297,7 @@ export class PostgresSource implements DataSourceRuntime {
   }
 
   /** A server-side cursor in a read transaction, fetched STREAM_BATCH rows at a time. */
-  async *streamRows(stmt: CompiledSql, signal?: AbortSignal): AsyncGenerator<readonly unknown[]> {
+  async *streamRows(stmt: CompiledSql, signal?: CancelSignal): AsyncGenerator<readonly unknown[]> {
     const c = await this.connections.connect();
     let open = false;
     try {
