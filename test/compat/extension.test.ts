@@ -1,8 +1,10 @@
 // hugr's pages on extension sources (issue 32): docs/4-engine-configuration/4-extension.md and
 // docs/4-engine-configuration/1-data-sources/6-extension.md. Two sources and an extension over both,
 // written as the pages write them (prefixes, @dependency, @join, @function_call, descriptions).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/app.js';
+import { type TestApp, tempDir } from '../support/app.js';
 import { data, startNorthwind, writeSource } from './support.js';
 
 let t: TestApp;
@@ -80,5 +82,29 @@ describe('docs/4-engine-configuration/1-data-sources/6-extension.md', () => {
     expect(back.function.core.load_data_source.success).toBe(true);
     const d = await data(t, '{ customers_by_pk(id: 1) { minutes } }');
     expect(d.customers_by_pk).toEqual({ minutes: 42 });
+  });
+});
+
+describe('docs/4-engine-configuration/1-data-sources/5-extension.md (older version of the page)', () => {
+  it('Setting up an Extension: insert_data_sources with an empty path and its catalog in the same mutation, then load it', async () => {
+    const folder = join(tempDir(), 'ext_test');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'schema.graphql'), [
+      'extend type orders @dependency(name: "nw") {',
+      '  "Other orders of the same customer"',
+      '  same_customer: [orders] @join(references_name: "orders", source_fields: ["customer_id"], references_fields: ["customer_id"])',
+      '}',
+    ].join('\n'));
+    const vars = { data: { name: 'ext_test', type: 'extension', path: '', prefix: '', description: 'Test extension', read_only: false, self_defined: false, as_module: false, disabled: false,
+      catalogs: [{ name: 'ext_test', description: 'Test extension catalog', type: 'uri', path: folder }] } };
+    const ins = await t.gql('mutation addExtensionDataSource($data: core_data_sources_mut_input_data! = {}) { core { insert_data_sources(data: $data) { name description as_module disabled path prefix read_only self_defined type } } }', vars);
+    expect(ins.body.errors, ins.text).toBeUndefined();
+    expect(ins.body.data.core.insert_data_sources).toEqual({ name: 'ext_test', description: 'Test extension', as_module: false, disabled: false, path: '', prefix: '', read_only: false, self_defined: false, type: 'extension' });
+    const load = await data(t, 'mutation { function { core { load_data_source(name: "ext_test") { success message } } } }');
+    expect(load.function.core.load_data_source).toMatchObject({ success: true });
+    const d = await data(t, '{ orders_by_pk(id: 2) { id same_customer(order_by: [{field: "id"}]) { id } } }');
+    expect(d.orders_by_pk).toEqual({ id: 2, same_customer: [{ id: 1 }, { id: 2 }] });
+    const deps = await data(t, '{ core { catalog { catalogs(filter: {name: {eq: "ext_test"}}) { type dependencies { depends_on } } } } }');
+    expect(deps.core.catalog.catalogs).toEqual([{ type: 'extension', dependencies: [{ depends_on: 'nw' }] }]);
   });
 });

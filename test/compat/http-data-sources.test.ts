@@ -194,6 +194,9 @@ beforeAll(async () => {
     `extend type Function {\n  current_weather_raw(lat: Float!, lon: Float!): JSON @function(name: "get_current_weather", sql: "http_data_source_request_scalar([$catalog], '/data/2.5/weather', 'GET', '{}'::JSON, {lat: [lat], lon: [lon]}::JSON, '{}'::JSON, '')", json_cast: true)\n}\n`);
   // Self-describing: the OpenAPI file with x-svc-field-name / x-svc-field-type, the scheme named by schema_name.
   source('owm_spec', `${base}?x-svc-spec-path="${join(root, 'owm-spec.yaml')}"&x-svc-security="{"schema_name":"owm","api_key":"${KEY}"}"`, 'self_defined: true\nread_only: true\n', '# self-defined\n');
+  // The page's older version (5-http.md) names the extensions x-svc-type / x-svc-name and gives the security a timeout.
+  writeFileSync(join(root, 'owm-spec-old.yaml'), OWM_SPEC.replaceAll('x-svc-field-type', 'x-svc-type').replaceAll('x-svc-field-name', 'x-svc-name'));
+  source('owm_old', `${base}?x-svc-spec-path="${join(root, 'owm-spec-old.yaml')}"&x-svc-security="{"schema_name":"owm","api_key":"${KEY}","timeout":"5s"}"`, 'self_defined: true\nread_only: true\n', '# self-defined\n');
   source('custom', `${base}/secured?x-svc-spec-path=${join(root, 'oauth-spec.yaml')}&x-svc-security={"schema_name":"oauth2_custom","flow_name":"password","username":"alice","password":"secret-pw"}`, '',
     `extend type Function {\n  ping: JSON @function(name: "ping", sql: "http_data_source_request_scalar([$catalog], '/ping', 'GET', '{}'::JSON, '{}'::JSON, '{}'::JSON, '')")\n}\n`);
   source('iot', base, '', IOT, '');
@@ -260,5 +263,12 @@ describe('hugr docs: HTTP RESTful API (4-engine-configuration/1-data-sources/4-h
   it('Extend Data Objects with Function Calls: the http function a row calls answers each argument set (batched row calls: test/http/http-source.test.ts)', async () => {
     const d = await ok('{ function { dicts { a: test_get(id: 1) { name value } b: test_get(id: 2) { name value } } } }');
     expect(d.function.dicts).toEqual({ a: { name: 'n-1', value: 10 }, b: { name: 'n-2', value: 20 } });
+  });
+});
+
+describe('hugr docs: HTTP RESTful API, older version (4-engine-configuration/1-data-sources/5-http.md)', () => {
+  it('Self-Describing APIs with the older extension names x-svc-type / x-svc-name and a security timeout', async () => {
+    const d = await ok('{ function { owm_old { current(lat: 35.6895, lon: 139.6917) { name dt rain { current } common { country sunrise } } } } }');
+    expect(d.function.owm_old.current).toEqual({ name: 'Tokyo', dt: '2025-06-09T15:46:00.000Z', rain: { current: 4.34 }, common: { country: 'JP', sunrise: '2025-06-09T19:25:04.000Z' } });
   });
 });
