@@ -177,6 +177,13 @@ export const settingsShape = {
    * statements of one role may wait, and how long one may wait before SOURCE_UNAVAILABLE.
    */
   SOURCE_ROLE_SHARE: z.union([z.number(), z.string().regex(/^\d*\.?\d+$/, 'expected a number above 0, at most 1')]).transform(Number).pipe(z.number().gt(0).max(1)).default(0.5),
+  /**
+   * The share anonymous callers together may hold (at least one connection): smaller than a role's,
+   * since anyone who can reach the server is one of them. Measured (issue 31, 2 cores, 4 DuckDB
+   * connections, 8 anonymous attackers): at 0.5 a signed-in probe's statement shared DuckDB's CPU
+   * with two attack statements (p50 18-36 ms), at 0.25 with one (9-11 ms).
+   */
+  ANONYMOUS_SOURCE_SHARE: z.union([z.number(), z.string().regex(/^\d*\.?\d+$/, 'expected a number above 0, at most 1')]).transform(Number).pipe(z.number().gt(0).max(1)).default(0.25),
   // Statements, not requests: one request with 20 root fields queues 20. The bound is on memory; the wait limit bounds time.
   SOURCE_QUEUE_SIZE: int.refine((n) => n >= 0, 'at least 0').default(1000),
   SOURCE_QUEUE_TIMEOUT: duration.default(5_000),

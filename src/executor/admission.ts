@@ -14,6 +14,8 @@ export interface AdmissionSettings {
   readonly size: number;
   /** Share of `size` one role may hold (0..1]; at least one connection. */
   readonly share: number;
+  /** Share of `size` anonymous callers together may hold (ANONYMOUS_SOURCE_SHARE); default `share`. */
+  readonly anonymousShare?: number;
   /** Statements one role may have waiting; beyond it the next is refused at once. */
   readonly queue: number;
   /** Longest a statement waits to be admitted, ms (0: no limit). */
@@ -44,13 +46,22 @@ export class Admission {
   private active = 0;
   /** Connections one role may hold at once. */
   readonly perCaller: number;
+  /** Connections anonymous callers (admission key `anonymous`) may hold at once. */
+  readonly perAnonymous: number;
 
   constructor(
     readonly pool: string,
     private readonly settings: AdmissionSettings,
     private readonly observer?: AdmissionObserver,
   ) {
-    this.perCaller = Math.max(1, Math.min(settings.size, Math.floor(settings.size * settings.share)));
+    const connections = (share: number) => Math.max(1, Math.min(settings.size, Math.floor(settings.size * share)));
+    this.perCaller = connections(settings.share);
+    this.perAnonymous = connections(settings.anonymousShare ?? settings.share);
+  }
+
+  /** The connections `caller` (an admission key) may hold at once. */
+  private shareOf(caller: string): number {
+    return caller === 'anonymous' ? this.perAnonymous : this.perCaller;
   }
 
   /** Statements waiting to be admitted (svc_admission_queue_length). */
@@ -85,7 +96,7 @@ export class Admission {
   }
 
   private canRun(caller: string): boolean {
-    return this.active < this.settings.size && (this.running.get(caller) ?? 0) < this.perCaller;
+    return this.active < this.settings.size && (this.running.get(caller) ?? 0) < this.shareOf(caller);
   }
 
   private take(caller: string, user: string): void {
@@ -158,7 +169,7 @@ export class Admission {
     while (this.active < this.settings.size) {
       let next: Waiter | undefined;
       for (const w of this.waiting) {
-        if ((this.running.get(w.caller) ?? 0) >= this.perCaller) continue;
+        if ((this.running.get(w.caller) ?? 0) >= this.shareOf(w.caller)) continue;
         if (!next || this.before(w.user, next.user)) next = w;
       }
       if (!next) return;

@@ -14,7 +14,7 @@ const responseLimits = (c: Config): ResponseLimits => ({ rows: c.MAX_RESPONSE_RO
 @Module({
   providers: [
     { provide: Executor, useFactory: (c: Config, log: Logger) => new Executor(log, c.DEBUG, parallelLimit(c), c.ALLOW_PARALLEL, {
-        share: c.SOURCE_ROLE_SHARE, queue: c.SOURCE_QUEUE_SIZE, waitMs: c.SOURCE_QUEUE_TIMEOUT,
+        share: c.SOURCE_ROLE_SHARE, anonymousShare: c.ANONYMOUS_SOURCE_SHARE, queue: c.SOURCE_QUEUE_SIZE, waitMs: c.SOURCE_QUEUE_TIMEOUT,
       }, responseLimits(c), anonymousLimits(responseLimits(c), { rows: c.ANONYMOUS_MAX_RESPONSE_ROWS, bytes: c.ANONYMOUS_MAX_RESPONSE_BYTES })), inject: [CONFIG, LOGGER] },
     { provide: WriteEvents, useFactory: () => new WriteEvents() },
   ],

@@ -61,6 +61,26 @@ describe('Admission', () => {
     expect(new Admission('x', { size: 10, share: 0.5, queue: 1, waitMs: 0 }).perCaller).toBe(5);
   });
 
+  it('gives anonymous callers together their own, smaller share (ANONYMOUS_SOURCE_SHARE)', async () => {
+    const gate = new Admission('duckdb', { size: 4, share: 0.5, anonymousShare: 0.25, queue: 8, waitMs: 0 });
+    expect(gate.perAnonymous).toBe(1);
+    const a = held();
+    const first = gate.run('anonymous', undefined, a.task);
+    const second = gate.run('anonymous', undefined, async () => 'second');
+    expect(gate.admitted).toBe(1);
+    expect(gate.queued).toBe(1);
+    // A signed-in role still holds two.
+    const b = held();
+    const roles = [gate.run('role:admin', undefined, b.task), gate.run('role:admin', undefined, b.task)];
+    expect(gate.admitted).toBe(3);
+    a.finish();
+    b.finish();
+    await Promise.all([first, ...roles]);
+    expect(await second).toBe('second');
+    expect(new Admission('x', { size: 10, share: 0.5, anonymousShare: 0.25, queue: 1, waitMs: 0 }).perAnonymous).toBe(2);
+    expect(new Admission('x', { size: 1, share: 0.5, anonymousShare: 0.25, queue: 1, waitMs: 0 }).perAnonymous).toBe(1);
+  });
+
   it('counts anonymous callers apart from signed-in callers of the same role', () => {
     expect(admissionKey({ role: 'admin', authType: 'anonymous' })).toBe('anonymous');
     expect(admissionKey({ role: 'admin', authType: 'apikey' })).toBe('role:admin');
