@@ -450,6 +450,14 @@ describe('docs/5-graphql/1-queries/13-cube-hypertable.md', () => {
     }
   });
 
+  it('an invalid timestamp in a filter is refused with a code, on both engines (the page\'s execution error)', async () => {
+    for (const q of ['{ sensor_readings(filter: { timestamp: { gte: "invalid-timestamp" } }) { timestamp } }', '{ pg { sensor_readings(filter: { timestamp: { gte: "invalid-timestamp" } }) { timestamp } } }']) {
+      const r = await t.gql(q);
+      expect(r.body.errors?.[0]?.extensions, r.text).toMatchObject({ code: 'QUERY_FAILED', reason: 'invalid_value' });
+      expect(r.body.errors[0].path.at(-1)).toBe('sensor_readings');
+    }
+  });
+
   it('an unknown measurement_func is a validation error naming it; the schema offers each scalar its functions', async () => {
     const r = await t.gql('{ sales { region total: total_amount(measurement_func: INVALID) } }');
     expect(r.body.data ?? null).toBeNull();
