@@ -37,7 +37,8 @@ if (!(DURATION > 0) || !(ATTACKERS >= 1) || !(ADDRESSES >= 1 && ADDRESSES <= 250
 const PLAIN = JSON.stringify({ query: '{ shop_tags { id } }' });
 /** The probe signs in (a role of its own for admission); the attackers are anonymous. */
 const PROBE_HEADERS = { 'content-type': 'application/json', 'x-svc-api-key': 'fairness-probe' };
-const MAX_TOKENS = 4000;
+/** The server's default (src/config/schema.ts, built into dist/): the bench runs it. */
+const MAX_TOKENS = (await import(join(repo, 'dist', 'src', 'config', 'schema.js'))).settingsShape.MAX_TOKENS.parse(undefined);
 /**
  * The server's memory bounds (issue 31: RSS stays under them): DuckDB's memory_limit and the Node heap
  * (--max-old-space-size). Their sum is the bound each phase's RSS peak is printed against.
@@ -52,7 +53,8 @@ function attacks() {
   const query = (q, variables) => JSON.stringify({ query: q, ...(variables ? { variables } : {}) });
   let deep = '{id: {eq: 1}}';
   for (let i = 0; i < 10_000; i++) deep = `{_and: [${deep}]}`;
-  const orAtLimit = `{ shop_tags(filter: {_or: [${'{id: {eq: 1}} '.repeat(Math.floor((MAX_TOKENS - 20) / 11))}]}) { id } }`;
+  // 16 tokens around the filters, 9 in each: a document just under the limit.
+  const orAtLimit = `{ shop_tags(filter: {_or: [${'{id: {eq: 1}} '.repeat(Math.floor((MAX_TOKENS - 16) / 9))}]}) { id } }`;
   const ids200k = Array.from({ length: 200_000 }, (_, i) => i);
   return [
     // Issue 31: slow statements holding every DuckDB connection until QUERY_TIMEOUT.
@@ -60,6 +62,9 @@ function attacks() {
     { name: 'ipc-slow-series', path: '/ipc', body: query('{ function { shop_series(start: 1, stop: 2000000000) { generate_series } } }') },
     { name: 'ipc-flood', path: '/ipc', body: query('{ shop_customers { id name orders { id items { line } } } }') },
     { name: 'document-at-MAX_TOKENS', path: '/query', body: query(orAtLimit) },
+    // The same, each request a new text (a comment line with a counter) as an attacker would send: the
+    // server's caches of parsed and checked documents do not help, every one is parsed and validated.
+    { name: 'documents-at-MAX_TOKENS-unique', path: '/query', body: query(orAtLimit), unique: true },
     { name: 'in-list-200k-variables', path: '/query', body: query('query($ids: [Int!]) { shop_orders(filter: {id: {in: $ids}}) { id } }', { ids: ids200k }) },
     { name: 'fragments-22-levels', path: '/query', body: query(`query { ...F0 }\n${fragments.join('\n')}`) },
     { name: 'aliases-5000-root', path: '/query', body: query(`{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`) },
@@ -82,6 +87,9 @@ let first;
 // From an address of its own (node:http: fetch cannot pick the local address), else fetch as before.
 const http = require('node:http');
 const agent = workerData.localAddress && new http.Agent({ keepAlive: true, localAddress: workerData.localAddress });
+// A new text each time when asked (a comment line before the document): no cache of the server answers it.
+let sent = 0;
+const body = () => (workerData.unique ? workerData.body.replace('{"query":"', '{"query":"# ' + sent++ + '\\\\n') : workerData.body);
 const post = () => new Promise((resolve, reject) => {
   const req = http.request(workerData.url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
     const parts = [];
@@ -90,12 +98,12 @@ const post = () => new Promise((resolve, reject) => {
     res.on('error', reject);
   });
   req.on('error', reject);
-  req.end(workerData.body);
+  req.end(body());
 });
 (async () => {
   while (!stop) {
     try {
-      const r = agent ? await post() : await fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: workerData.body });
+      const r = agent ? await post() : await fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body() });
       const text = await r.text();
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       first ??= text.slice(0, 160);
@@ -108,9 +116,9 @@ const post = () => new Promise((resolve, reject) => {
 })();
 `;
 
-function startAttack(url, body) {
+function startAttack(url, body, unique = false) {
   const workers = Array.from({ length: ATTACKERS }, (_, i) => new Worker(ATTACKER, {
-    eval: true, workerData: { url, body, ...(ADDRESSES > 1 ? { localAddress: `127.0.0.${1 + (i % ADDRESSES)}` } : {}) },
+    eval: true, workerData: { url, body, unique, ...(ADDRESSES > 1 ? { localAddress: `127.0.0.${1 + (i % ADDRESSES)}` } : {}) },
   }));
   return async () => {
     const results = await Promise.all(workers.map((w) => new Promise((res) => { w.once('message', res); w.postMessage('stop'); })));
@@ -179,7 +187,7 @@ async function main() {
     cwd: dir,
     env: {
       BIND: `127.0.0.1:${port}`, CATALOGS_DIR: join(repo, 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), LOG_LEVEL: 'warn', CONFIG_FILE: config,
-      QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', MAX_TOKENS: String(MAX_TOKENS), DUCKDB_MEMORY_LIMIT: `${DUCKDB_MB}MB`,
+      QUERY_TIMEOUT: process.env.QUERY_TIMEOUT ?? '5s', DUCKDB_MEMORY_LIMIT: `${DUCKDB_MB}MB`,
       // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
       ANONYMOUS_MAX_REQUESTS: process.env.ANONYMOUS_MAX_REQUESTS ?? '4',
@@ -199,7 +207,7 @@ async function main() {
     console.log(`[fairness] probe alone: ${alone.n} requests, p50 ${alone.p50.toFixed(2)} ms, p99 ${alone.p99.toFixed(2)} ms, RSS ${idle.rss.toFixed(0)} MB`);
     for (const a of attacks()) {
       const peak = rssPeak(server.pid);
-      const stopAttack = startAttack(`${base}${a.path}`, a.body);
+      const stopAttack = startAttack(`${base}${a.path}`, a.body, a.unique);
       await new Promise((r) => setTimeout(r, 300));
       const loaded = await measure(`${base}/query`, DURATION);
       const rssDuring = rssMb(server.pid);
