@@ -19,6 +19,7 @@ export function planContext(info: GraphQLResolveInfo, index: SchemaIndex, scope:
     variables: info.variableValues,
     tableName: (o) => registry.runtime(o.source).tableName(o),
     functionName: (source, name) => registry.runtime(source).functionName(name),
+    functionBody: (source, name) => registry.runtime(source).functionBody?.(name),
     nextAlias: aliasCounter(),
   };
 }

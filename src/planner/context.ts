@@ -13,6 +13,8 @@ export interface PlanContext {
   readonly tableName: (obj: DataObject) => readonly string[];
   /** Name parts of a source's function called without `sql` (the source decides, see DataSourceRuntime). */
   readonly functionName: (source: string, name: string) => readonly string[];
+  /** The body a source calls in place of such a function, parameters `[$1]`, ... (see DataSourceRuntime). */
+  readonly functionBody?: (source: string, name: string) => string | undefined;
   /** Fresh alias per table occurrence in the statement. */
   readonly nextAlias: () => string;
   /**

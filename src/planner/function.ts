@@ -23,6 +23,20 @@ export function argParam(ctx: PlanContext, fn: CatalogFunction, name: string, gi
 /** The call itself: `ns.fn(args)` positionally, or the `sql` template's parts. */
 function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Expr, skip: (name: string) => boolean): FunctionExpr {
   const namespace = namespaceOf(ctx, fn);
+  const body = fn.sql === undefined && !fn.dbName.includes('.') ? ctx.functionBody?.(fn.source, fn.dbName) : undefined;
+  if (body !== undefined) {
+    // A macro the source gave back with its tables qualified: called as its body, arguments by position.
+    const parts: Part[] = [];
+    let last = 0;
+    for (const m of body.matchAll(/\[\$(\d+)\]/g)) {
+      const a = fn.args[Number(m[1]) - 1];
+      if (!a) continue;
+      parts.push(body.slice(last, m.index), arg(a.name));
+      last = m.index + m[0].length;
+    }
+    parts.push(body.slice(last));
+    return { kind: 'fn', args: [], sql: parts, function: functionKey(fn) };
+  }
   if (fn.sql === undefined) {
     const qualified = fn.dbName.includes('.') ? fn.dbName.split('.') : ctx.functionName(fn.source, fn.dbName);
     return { kind: 'fn', name: qualified, args: fn.args.filter((a) => !skip(a.name)).map((a) => arg(a.name)), function: functionKey(fn) };

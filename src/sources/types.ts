@@ -45,6 +45,11 @@ export interface DataSourceRuntime {
    */
   functionName(name: string): readonly string[];
   /**
+   * The body to call in place of a function called without `sql`, as an sql template whose
+   * parameters are `[$1]`, `[$2]`, ... (a DuckDB macro naming its tables bare, src/sources/duckdb/macros.ts).
+   */
+  functionBody?(name: string): string | undefined;
+  /**
    * The connections this source's statements share, for admission (src/executor/admission.ts):
    * DuckDB sources share the embedded engine's pool. Absent: no pool to protect (http, extension).
    */

@@ -9,6 +9,7 @@ import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
+import { macroBodies } from './macros.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
 export const compiler = new DuckDbCompiler();
@@ -91,12 +92,22 @@ export class DuckDbSource implements DataSourceRuntime {
     // unqualified or as system.main.x; qualified with the attached database they are "not found".
     // Start-up bookkeeping over the engine's own catalog, not a client's statement: QUERY_TIMEOUT
     // does not bound it (listing every function took over 300 ms on a busy machine and failed the start).
+    const macros = await engine.withConnection((c) => macroBodies(c, o.name));
     const rows = await engine.withConnection(async (c) => (await c.runAndReadAll(
       `SELECT DISTINCT function_name AS name FROM duckdb_functions() WHERE database_name = 'system'
         AND function_name NOT IN (SELECT function_name FROM duckdb_functions() WHERE database_name = $1)`,
       [o.name],
     )).getRowObjectsJS());
-    return new DuckDbSource(engine, o.name, o.readOnly, new Set(rows.map((r) => String(r.name))), true, memory ? undefined : resolve(o.path));
+    const source = new DuckDbSource(engine, o.name, o.readOnly, new Set(rows.map((r) => String(r.name))), true, memory ? undefined : resolve(o.path));
+    source.macros = macros;
+    return source;
+  }
+
+  /** The source's own macros that name their tables bare, qualified (macros.ts); read at attach. */
+  private macros: ReadonlyMap<string, string> = new Map();
+
+  functionBody(name: string): string | undefined {
+    return this.macros.get(name);
   }
 
   functionName(name: string): readonly string[] {
