@@ -87,6 +87,11 @@ export async function applyJqFields(args: ApplyJqFieldsArgs): Promise<void> {
     node.jq = outputs[i];
     if (hasStats(f.node)) node.stats = timings[i]!.stats(args.requestStarted === undefined ? 0 : Math.round((started - args.requestStarted) * 1e6));
   });
+  // The operation's total_time covers the transformations too (they run after the rest of the answer).
+  const total = extensions.stats as { total_time?: string } | undefined;
+  if (operationStats && total?.total_time !== undefined && args.requestStarted !== undefined) {
+    extensions.stats = { ...total, total_time: goDuration(Math.round((performance.now() - args.requestStarted) * 1e6)) };
+  }
   result.extensions = extensions;
   if (walk.errors.length) result.errors = [...(result.errors ?? []), ...walk.errors];
 }

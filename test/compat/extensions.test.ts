@@ -149,6 +149,9 @@ describe('docs/5-graphql/3-extensions.md', () => {
     expectFieldStats(r.body.extensions.children.payments.children.op2023.children.general_payments_aggregation.stats, 'general_payments_aggregation');
     expect(r.body.extensions.stats.name).toBe('');
     expect(r.body.extensions.stats.total_time).toMatch(DURATION);
+    // The total covers the jq transformations, which run after the fields.
+    const both = await t.gql('query @stats { jq(query: ".customers | length") @stats { customers { id } } }');
+    expect(nanos(both.body.extensions.stats.total_time)).toBeGreaterThanOrEqual(nanos(both.body.extensions.children.jq.stats.node_time));
   });
 
   it('@stats on jq() itself: the jq stats members beside the result and the nested field stats', async () => {
