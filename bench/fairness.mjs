@@ -191,6 +191,7 @@ async function main() {
       // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
       ANONYMOUS_MAX_REQUESTS: process.env.ANONYMOUS_MAX_REQUESTS ?? '4',
+      ANONYMOUS_SOURCE_SHARE: process.env.ANONYMOUS_SOURCE_SHARE ?? '0.25',
       ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
       ANONYMOUS_MAX_RESPONSE_BYTES: process.env.ANONYMOUS_MAX_RESPONSE_BYTES ?? String(8 * 1024 * 1024),
     },
