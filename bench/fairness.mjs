@@ -9,28 +9,30 @@
 // the exit. Bounded in time: FAIRNESS_DURATION seconds (default 5) per phase plus 3 s after each,
 // 9 phases: about two minutes.
 //
-// Each attacker runs in a worker thread with its own connection, so building and sending its large
-// bodies does not delay the measuring loop. Environment: FAIRNESS_DURATION, FAIRNESS_ATTACKERS
+// The attackers run in a child process of their own (FAIRNESS_ATTACKER_NICE: its CPU priority, default 0),
+// each with its own connection, so building and sending their large bodies does not delay the measuring
+// loop. Environment: FAIRNESS_DURATION, FAIRNESS_ATTACKERS
 // (concurrent anonymous attackers, default 8), FAIRNESS_ONLY (comma list of attack names).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 import { cpuSeconds, freePort, logTail, startChild, stopChild, waitHealthy } from './lib/proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const DURATION = Number(process.env.FAIRNESS_DURATION ?? '5');
 const ATTACKERS = Number(process.env.FAIRNESS_ATTACKERS ?? '8');
+const NICE = Number(process.env.FAIRNESS_ATTACKER_NICE ?? '0');
 /**
  * Loopback addresses the attackers send from (127.0.0.1 ...): 1, they are one anonymous caller for
  * MAX_REQUESTS_PER_CALLER (4 of them run at once); as many as attackers, each is a caller of its own.
  */
 const ADDRESSES = Number(process.env.FAIRNESS_ADDRESSES ?? '1');
 const ONLY = (process.env.FAIRNESS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-if (!(DURATION > 0) || !(ATTACKERS >= 1) || !(ADDRESSES >= 1 && ADDRESSES <= 250)) {
-  console.error('fairness: FAIRNESS_DURATION, FAIRNESS_ATTACKERS and FAIRNESS_ADDRESSES (at most 250) must be positive');
+if (!(DURATION > 0) || !(ATTACKERS >= 1) || !(ADDRESSES >= 1 && ADDRESSES <= 250) || !(Number.isInteger(NICE) && NICE >= 0 && NICE <= 19)) {
+  console.error('fairness: FAIRNESS_DURATION, FAIRNESS_ATTACKERS and FAIRNESS_ADDRESSES (at most 250) must be positive, FAIRNESS_ATTACKER_NICE 0 to 19');
   process.exit(2);
 }
 
@@ -77,55 +79,66 @@ function attacks() {
   ].filter((a) => !ONLY.length || ONLY.includes(a.name));
 }
 
-// The attacking client: sends its body in a loop until told to stop; counts answers by status.
+// The attackers: one child process running every attacking client, each sending its body in a loop until told
+// to stop and counting answers by status. FAIRNESS_ATTACKER_NICE (default 0) lowers its CPU priority: on a
+// two-core machine the attackers' own CPU (building and reading megabyte bodies) is taken from the server and
+// the probe, which an attacker on another machine does not do; at 19 they send only what CPU the server leaves
+// them, so read the count of answers they received beside the ratio.
 const ATTACKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-let stop = false;
-parentPort.on('message', () => { stop = true; });
-const statuses = {};
-let first;
-// From an address of its own (node:http: fetch cannot pick the local address), else fetch as before.
 const http = require('node:http');
-const agent = workerData.localAddress && new http.Agent({ keepAlive: true, localAddress: workerData.localAddress });
-// A new text each time when asked (a comment line before the document): no cache of the server answers it.
-let sent = 0;
-const body = () => (workerData.unique ? workerData.body.replace('{"query":"', '{"query":"# ' + sent++ + '\\\\n') : workerData.body);
-const post = () => new Promise((resolve, reject) => {
-  const req = http.request(workerData.url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-    const parts = [];
-    res.on('data', (d) => parts.push(d));
-    res.on('end', () => resolve({ status: res.statusCode, text: async () => Buffer.concat(parts).toString('utf8') }));
-    res.on('error', reject);
+let stop = false;
+const loop = async ({ url, body: text, unique }, localAddress) => {
+  const statuses = {};
+  let first;
+  // From an address of its own (node:http: fetch cannot pick the local address), else fetch.
+  const agent = localAddress && new http.Agent({ keepAlive: true, localAddress });
+  // A new text each time when asked (a comment line before the document): no cache of the server answers it.
+  let sent = 0;
+  const body = () => (unique ? text.replace('{"query":"', '{"query":"# ' + sent++ + '\\\\n') : text);
+  const post = () => new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+      const parts = [];
+      res.on('data', (d) => parts.push(d));
+      res.on('end', () => resolve({ status: res.statusCode, text: async () => Buffer.concat(parts).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body());
   });
-  req.on('error', reject);
-  req.end(body());
-});
-(async () => {
   while (!stop) {
     try {
-      const r = agent ? await post() : await fetch(workerData.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body() });
-      const text = await r.text();
+      const r = agent ? await post() : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body() });
+      const answer = await r.text();
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-      first ??= text.slice(0, 160);
+      first ??= answer.slice(0, 160);
     } catch (e) {
       statuses.error = (statuses.error ?? 0) + 1;
       first ??= String(e.message);
     }
   }
-  parentPort.postMessage({ statuses, first });
-})();
+  return { statuses, first };
+};
+process.once('message', (attack) => {
+  process.once('message', () => { stop = true; });
+  const loops = Array.from({ length: attack.count }, (_, i) => loop(attack, attack.addresses > 1 ? '127.0.0.' + (1 + (i % attack.addresses)) : undefined));
+  Promise.all(loops).then((results) => {
+    const statuses = {};
+    for (const r of results) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+    process.send({ statuses, first: results[0]?.first ?? '' }, () => process.exit(0));
+  });
+});
 `;
 
 function startAttack(url, body, unique = false) {
-  const workers = Array.from({ length: ATTACKERS }, (_, i) => new Worker(ATTACKER, {
-    eval: true, workerData: { url, body, unique, ...(ADDRESSES > 1 ? { localAddress: `127.0.0.${1 + (i % ADDRESSES)}` } : {}) },
-  }));
+  const child = spawn(process.execPath, ['-e', ATTACKER], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  if (NICE) setPriority(child.pid, NICE);
+  child.send({ url, body, unique, count: ATTACKERS, addresses: ADDRESSES });
   return async () => {
-    const results = await Promise.all(workers.map((w) => new Promise((res) => { w.once('message', res); w.postMessage('stop'); })));
-    await Promise.all(workers.map((w) => w.terminate()));
-    const statuses = {};
-    for (const r of results) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
-    return { statuses, first: results[0]?.first ?? '' };
+    const result = new Promise((res) => child.once('message', res));
+    child.send('stop');
+    const answer = await result;
+    await new Promise((res) => (child.exitCode === null ? child.once('exit', res) : res()));
+    return answer;
   };
 }
 
@@ -235,7 +248,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es), ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
   console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
