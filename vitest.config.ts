@@ -1,4 +1,5 @@
 import swc from 'unplugin-swc';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // SWC keeps decorator metadata, which Nest's dependency injection reads.
@@ -12,5 +13,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most of a test's time is spent waiting on a server, a database or a child process, not on the CPU:
+    // vitest's default (one worker fewer than the CPUs) ran the suite in one fork on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
