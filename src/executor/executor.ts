@@ -3,6 +3,7 @@ import { currentRequest } from '../shared/request-scope.js';
 import { inSpan, SpanKind } from '../shared/tracing.js';
 import type { Logger } from '../shared/logger.js';
 import { RawJson } from '../shared/json.js';
+import { RowsAnswer } from '../sql/rows/answer.js';
 import { Semaphore } from '../shared/semaphore.js';
 import type { InsertTree } from '../planner/mutation.js';
 import type { DeleteNode, UpdateNode } from '../planner/ir/mutation.js';
@@ -175,6 +176,9 @@ export class Executor {
         return parseDbJson(text);
       }
       const value = await runtime.queryJson(stmt, ctx.signal);
+      // Rows (PostgreSQL, MySQL): the fast path writes their text and counts it as it writes
+      // (src/pipeline/fast-path/write.ts); everyone else gets the objects, counted by a walk.
+      if (value instanceof RowsAnswer) return raw && ctx.rawJson ? value.countedBy(budget) : value.countedBy(budget).parse();
       budget?.addValue(value);
       return value;
     });
@@ -191,6 +195,7 @@ export class Executor {
     return this.timed(ctx, runtime, stmt, async () => {
       const rows = await conn.all(stmt);
       const v = rows[0] ? Object.values(rows[0])[0] : null;
+      if (v instanceof RowsAnswer) return v.countedBy(budget).parse();
       if (typeof v === 'string') budget?.addText(v);
       return typeof v === 'string' ? parseDbJson(v) : (v ?? null);
     });

@@ -41,6 +41,19 @@ export class ResponseBudget {
 
   constructor(private readonly limits: ResponseLimits) {}
 
+  /** Characters an answer may still take before the request crosses MAX_RESPONSE_BYTES. */
+  get bytesLeft(): number {
+    return this.limits.bytes > 0 ? this.limits.bytes - this.bytes : Infinity;
+  }
+
+  /** An answer the rows writer wrote (src/pipeline/fast-path/write.ts): counted as it was written, no walk. */
+  addWritten(objects: number, bytes: number): void {
+    this.bytes += bytes;
+    this.checkBytes();
+    this.rows += objects;
+    this.checkRows();
+  }
+
   /** The database's JSON text of one answer. */
   addText(text: string): void {
     this.bytes += text.length;

@@ -13,6 +13,7 @@ export const planningWork = new Counter({
 
 /**
  * Query operations the fast path answered: `spliced` (the database's JSON written as it is),
+ * `written` (the answer text written straight from rows, src/pipeline/fast-path/write.ts),
  * `completed` (completed without graphql-js), `general` (fetched, then left to graphql-js).
  */
 export const fastPathAnswers = new TallyCounter({

@@ -91,7 +91,12 @@ export function stringifyJson(value: unknown): string {
  * fast path, src/pipeline/fast-path/). Anything that needs the value parses it.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(private readonly written: string) {}
+
+  /** The JSON text (an answer written from rows writes it on first use, src/sql/rows/answer.ts). */
+  get text(): string {
+    return this.written;
+  }
 
   parse(): unknown {
     return parseDbJson(this.text);

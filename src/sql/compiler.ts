@@ -10,6 +10,7 @@ import type { FilterNode, InGroupNode, SpatialNode } from '../planner/ir/filter.
 import type { WriteNode } from '../planner/ir/mutation.js';
 import type { FromNode, FunctionCallNode, OrderItem, RootQuery, SelectNode } from '../planner/ir/select.js';
 import { type KeysTable, REMOTE_MARKER } from '../planner/ir/remote.js';
+import type { RowsLayout } from './rows/layout.js';
 
 export interface CompiledSql {
   readonly sql: string;
@@ -24,7 +25,11 @@ export interface CompiledSql {
 }
 
 /** The answer of a root field from the rows of its statement (src/sql/rows/assemble.ts). */
-export type RowsAssembler = (rows: readonly (readonly unknown[])[]) => unknown;
+export interface RowsAssembler {
+  (rows: readonly (readonly unknown[])[]): unknown;
+  /** What it was generated from: the fast path writes the answer text from the same description (src/pipeline/fast-path/write.ts). */
+  readonly layout: RowsLayout;
+}
 
 export interface StatementLineage {
   /** Qualified names as the source knows them (e.g. ['shop', 'main', 'orders']). */

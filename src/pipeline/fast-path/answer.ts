@@ -9,10 +9,12 @@ import {
 import type { RequestContext } from '../../executor/request-context.js';
 import { accessOf, scopeOf } from '../../permissions/access.js';
 import { RawJson, StreamedList } from '../../shared/json.js';
+import { RowsAnswer } from '../../sql/rows/answer.js';
 import { fastPathAnswers } from '../metrics.js';
 import { completesToItself, complete } from './complete.js';
 import { ShapeCache } from './shape-cache.js';
 import type { OperationShape, RootShape } from './shape.js';
+import { rowsWriter } from './write.js';
 
 type Settled = { readonly value: unknown } | { readonly error: unknown };
 
@@ -55,8 +57,15 @@ function fragmentsOf(document: DocumentNode): GraphQLResolveInfo['fragments'] {
 function completed(root: RootShape, value: unknown): unknown {
   // Rows written as the database gave them, as a spliced list is (src/pipeline/streamed.ts).
   if (value instanceof StreamedList) return value;
-  const raw = value instanceof RawJson ? value : undefined;
-  const parsed = raw ? raw.parse() : value;
+  if (value instanceof RowsAnswer) {
+    // The answer written once from the rows, completion checked and budget counted on the way
+    // (write.ts); where that cannot be proven, the objects are completed below as before.
+    const writer = rowsWriter(value.assembler, root.out);
+    const text = writer && value.writeWith(writer);
+    if (text !== undefined) return new WrittenJson(text);
+  }
+  const raw = value instanceof RawJson && !(value instanceof RowsAnswer) ? value : undefined;
+  const parsed = value instanceof RawJson ? value.parse() : value;
   try {
     if (completesToItself(root.out, parsed)) return raw ?? parsed;
     return complete(root.out, parsed);
@@ -64,6 +73,9 @@ function completed(root: RootShape, value: unknown): unknown {
     return undefined;
   }
 }
+
+/** An answer text written from rows (`svc_fast_path_total{outcome="written"}`). */
+class WrittenJson extends RawJson {}
 
 const shapes = new ShapeCache();
 
@@ -101,7 +113,13 @@ export async function answerFast(
   let whole = true;
   roots.forEach((r, i) => {
     const s = settled[i]!;
-    const v = 'error' in s ? undefined : completed(r, s.value);
+    let v: unknown;
+    try {
+      v = 'error' in s ? undefined : completed(r, s.value);
+    } catch (error) {
+      // Counted as it is written or parsed: an answer over the request's budget is its field's error.
+      settled[i] = { error };
+    }
     if (v === undefined) whole = false;
     else data[r.key] = v;
   });
@@ -111,13 +129,25 @@ export async function answerFast(
     for (const [i, r] of roots.entries()) {
       const s = settled[i]!;
       // A list meant to be streamed is read whole after all: graphql-js completes values, not text.
-      const value = 'error' in s ? undefined : s.value instanceof StreamedList ? await s.value.collect() : s.value instanceof RawJson ? s.value.parse() : s.value;
-      ctx.prefetched.set(r.key, 'error' in s ? s : { value });
+      if ('error' in s) {
+        ctx.prefetched.set(r.key, s);
+        continue;
+      }
+      if (s.value instanceof StreamedList) {
+        ctx.prefetched.set(r.key, { value: await s.value.collect() });
+        continue;
+      }
+      try {
+        ctx.prefetched.set(r.key, { value: s.value instanceof RawJson ? s.value.parse() : s.value });
+      } catch (error) {
+        ctx.prefetched.set(r.key, { error });
+      }
     }
     ctx.streamed.length = 0;
     return null;
   }
-  fastPathAnswers.inc([Object.values(data).some((v) => v instanceof RawJson) ? 'spliced' : 'completed']);
+  const values = Object.values(data);
+  fastPathAnswers.inc([values.some((v) => v instanceof WrittenJson) ? 'written' : values.some((v) => v instanceof RawJson) ? 'spliced' : 'completed']);
   const ordered: Record<string, unknown> = {};
   for (const r of shape) ordered[r.key] = 'typename' in r ? r.typename : data[r.key];
   return ordered;

@@ -7,6 +7,7 @@ import type { PoolStats } from '../../shared/metrics.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { MysqlCompiler } from '../../sql/dialects/mysql.js';
+import { RowsAnswer } from '../../sql/rows/answer.js';
 import { redactUrl } from '../postgres/source.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import { mysqlError } from './errors.js';
@@ -39,9 +40,9 @@ function jsonOf(v: unknown): unknown {
 }
 
 /** A rows statement's answer (src/sql/rows/): each row's one column is its object as a positional JSON array. */
-async function answerOf(c: Conn, stmt: CompiledSql): Promise<unknown> {
+async function answerOf(c: Conn, stmt: CompiledSql): Promise<RowsAnswer> {
   const [rows] = await c.execute({ ...prepared(stmt), rowsAsArray: true } as never);
-  return stmt.rows!((rows as unknown as unknown[][]).map((r) => [jsonOf(r[0])]));
+  return new RowsAnswer((rows as unknown as unknown[][]).map((r) => [jsonOf(r[0])]), stmt.rows!);
 }
 
 type Conn = mysql.PoolConnection | mysql.Connection;

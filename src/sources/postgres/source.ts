@@ -12,6 +12,7 @@ import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
 import { ROW_VALUE_TYPES } from '../../sql/pg/row-values.js';
+import { RowsAnswer } from '../../sql/rows/answer.js';
 import { statementCancelled } from '../timeout.js';
 import { clientError } from './errors.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
@@ -74,11 +75,11 @@ export interface PostgresSourceOptions {
   readonly rows?: boolean;
 }
 
-/** A rows statement's answer (src/sql/rows/), or the JSON document of any other read. */
+/** A rows statement's answer (src/sql/rows/answer.ts: the rows, assembled or written later), or the JSON document of any other read. */
 async function answerOf(c: pg.ClientBase, stmt: CompiledSql, name: string | undefined): Promise<unknown> {
   if (stmt.rows) {
     const r = await c.query({ name, text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: ROW_VALUE_TYPES as never });
-    return stmt.rows(r.rows as unknown[][]);
+    return new RowsAnswer(r.rows as unknown[][], stmt.rows);
   }
   const r = await c.query({ name, text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
   const v = r.rows[0]?.[0] as string | null | undefined;

@@ -86,7 +86,7 @@ export function assembler(layout: RowsLayout): RowsAssembler | undefined {
   if (!fn) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from column positions and quoted keys only
-      fn = new Function(source)() as RowsAssembler;
+      fn = Object.assign(new Function(source)() as (rows: readonly (readonly unknown[])[]) => unknown, { layout });
     } catch (e) {
       if (e instanceof EvalError) return undefined;
       throw e;

@@ -1,0 +1,312 @@
+// The answer text of a rows statement written straight from its rows (issue 30 item 2): JavaScript
+// generated once per (rows layout, answer shape) pair that walks the rows once and writes the
+// JSON, checking on the way what the completion check would (complete.ts: keys in order, each
+// leaf a value its type serializes to itself, no null where the type says non-null) and counting
+// the objects for the answer budget. Where any value is not provably its own completion, writing
+// stops and the answer is completed from its objects as before, so the text is always the bytes
+// stringifyResponse would have written. The generated text holds response keys (as JSON string
+// literals) and column positions only, never a value of a request.
+import { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, type GraphQLLeafType, GraphQLScalarType, GraphQLString } from 'graphql';
+import type { RowsAssembler } from '../../sql/compiler.js';
+import type { RowsWriter } from '../../sql/rows/answer.js';
+import type { PositionalObject, RowField } from '../../sql/rows/layout.js';
+import { stringifyJson } from '../../shared/json.js';
+import type { Out } from './shape.js';
+
+/** Thrown by a value writer where the completed value may differ: the caller completes the objects. */
+const BAIL = new Error('not its own completion');
+function bail(): never {
+  throw BAIL;
+}
+
+/** Writes one value (a leaf, or a list of leaves) as the completed answer holds it. */
+type Leaf = (v: unknown) => string;
+
+const GRAPHQL_MIN_INT = -2147483648;
+const GRAPHQL_MAX_INT = 2147483647;
+
+// As complete.ts's UNCHANGED: a value its built-in scalar serializes to itself; anything else bails.
+// `'' + n` is JSON.stringify's text of a finite number (both are Number::toString; -0 prints 0).
+const STRING: Leaf = (v) => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : bail());
+const BOOLEAN: Leaf = (v) => (v === true ? 'true' : v === false ? 'false' : v === null ? 'null' : bail());
+const INT: Leaf = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= GRAPHQL_MIN_INT && v <= GRAPHQL_MAX_INT ? `${v}` : v === null ? 'null' : bail());
+const FLOAT: Leaf = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${v}` : v === null ? 'null' : bail());
+/** A custom scalar whose `serialize` is graphql-js's identity (every SDL scalar of the catalogs). */
+const IDENTITY: Leaf = (v) => {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? `${v}` : bail();
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      // Exact digits, as stringifyJson writes a BigInt (SPEC §3.4).
+      return v.toString();
+    case 'object':
+      if (v === null) return 'null';
+      // A failed cross-source value holds its error: graphql-js reports it.
+      if (v instanceof Error) bail();
+      // JSON values, lists, geometry: the one place a generic stringify (and its BigInt marks) remains.
+      return stringifyJson(v);
+    default:
+      return bail();
+  }
+};
+
+const BUILT_IN = new Map<GraphQLLeafType, Leaf>([[GraphQLString, STRING], [GraphQLID, STRING], [GraphQLBoolean, BOOLEAN], [GraphQLInt, INT], [GraphQLFloat, FLOAT]]);
+/** graphql-js's serialize of a scalar declared without one (the same function for every such scalar). */
+const IDENTITY_SERIALIZE = new GraphQLScalarType({ name: 'Identity' }).serialize;
+
+function scalarLeaf(type: GraphQLLeafType): Leaf | undefined {
+  const builtIn = BUILT_IN.get(type);
+  if (builtIn) return builtIn;
+  // Enums and scalars with a serialize of their own (a renamed built-in, an extension's) are completed as before.
+  return type instanceof GraphQLScalarType && type.serialize === IDENTITY_SERIALIZE ? IDENTITY : undefined;
+}
+
+/** The writer of a value read from a column (a leaf or a list of them), or undefined for another shape. */
+function leafOf(out: Out): Leaf | undefined {
+  switch (out.kind) {
+    case 'non_null': {
+      const of = leafOf(out.of);
+      return of && ((v) => (v === null || v === undefined ? bail() : of(v)));
+    }
+    case 'list': {
+      const of = leafOf(out.of);
+      return of && ((v) => {
+        if (v === null) return 'null';
+        if (!Array.isArray(v)) bail();
+        let s = '[';
+        for (let i = 0; i < v.length; i++) s += i ? `,${of(v[i])}` : of(v[i]);
+        return `${s}]`;
+      });
+    }
+    case 'leaf':
+      return scalarLeaf(out.type);
+    case 'object':
+      return undefined;
+  }
+}
+
+class NoWriter extends Error {}
+
+/** Out without its non-null wrapper, and whether it had one. */
+function nullable(out: Out): { readonly of: Out; readonly nonNull: boolean } {
+  return out.kind === 'non_null' ? { of: out.of, nonNull: true } : { of: out, nonNull: false };
+}
+
+function objectOut(out: Out, keys: readonly string[]): Extract<Out, { kind: 'object' }> {
+  if (out.kind !== 'object' || out.keys.length !== keys.length || out.keys.some((k, i) => k !== keys[i])) throw new NoWriter();
+  return out;
+}
+
+/** `s += <text>` statements, constant pieces merged into one literal. */
+class Code {
+  private readonly parts: string[] = [];
+  private literal = '';
+
+  text(t: string): void {
+    this.literal += t;
+  }
+
+  value(expr: string): void {
+    this.flush();
+    this.parts.push(`s += ${expr};`);
+  }
+
+  raw(statement: string): void {
+    this.flush();
+    this.parts.push(statement);
+  }
+
+  private flush(): void {
+    if (this.literal) this.parts.push(`s += ${JSON.stringify(this.literal)};`);
+    this.literal = '';
+  }
+
+  done(): string {
+    this.flush();
+    return this.parts.join(' ');
+  }
+}
+
+class Generator {
+  readonly leaves: Leaf[] = [];
+  private readonly helpers: string[] = [];
+
+  private leaf(out: Out): string {
+    const l = leafOf(out);
+    if (!l) throw new NoWriter();
+    return `W[${this.leaves.push(l) - 1}]`;
+  }
+
+  private helper(body: (name: string) => string): string {
+    const at = this.helpers.push('') - 1;
+    const name = `h${at}`;
+    this.helpers[at] = body(name);
+    return name;
+  }
+
+  /** A constant (`__typename`) under its response key: written once, here. */
+  private constant(sub: Extract<Out, { kind: 'object' }>['fields'][number], value: string | number | boolean | null): string {
+    if (sub.typename !== undefined) {
+      if (value !== sub.typename) throw new NoWriter();
+      return JSON.stringify(value);
+    }
+    const l = leafOf(sub.out);
+    if (!l) throw new NoWriter();
+    try {
+      return l(value);
+    } catch {
+      throw new NoWriter();
+    }
+  }
+
+  /** Statements writing the object of row `r` (fields read from its columns); one object counted. */
+  private rowObject(code: Code, fields: readonly RowField[], out: Extract<Out, { kind: 'object' }>, r: string): void {
+    code.raw('n++;');
+    fields.forEach((f, i) => {
+      const sub = out.fields[i]!;
+      code.text(`${i ? ',' : '{'}${JSON.stringify(f.key)}:`);
+      const v = f.value;
+      if (sub.typename !== undefined && v.kind !== 'const') throw new NoWriter();
+      switch (v.kind) {
+        case 'column':
+          code.value(`${this.leaf(sub.out)}(${r}[${v.index}])`);
+          break;
+        case 'const':
+          code.text(this.constant(sub, v.value));
+          break;
+        case 'object': {
+          const { of, nonNull } = nullable(sub.out);
+          const inner = objectOut(of, v.fields.map((x) => x.key));
+          const body = new Code();
+          this.rowObject(body, v.fields, inner, r);
+          code.raw(`if (${r}[${v.present}] === null) ${nonNull ? 'bail();' : 's += "null";'} else { ${body.done()} }`);
+          break;
+        }
+        case 'children':
+          code.value(`${this.listHelper(v.rows, sub.out)}(${r}[${v.index}])`);
+          break;
+      }
+    });
+    code.text(fields.length ? '}' : '{}');
+  }
+
+  /** Statements writing the positional object `x` (a JSON array of values in field order). */
+  private positional(code: Code, o: PositionalObject, out: Extract<Out, { kind: 'object' }>, x: string): void {
+    code.raw('n++;');
+    o.fields.forEach((f, i) => {
+      const sub = out.fields[i]!;
+      code.text(`${i ? ',' : '{'}${JSON.stringify(f.key)}:`);
+      const v = `${x}[${i}]`;
+      if (sub.typename !== undefined) {
+        // `__typename` inside a 1:N level: the array holds it; it must be the type's name.
+        if (f.kind !== 'value') throw new NoWriter();
+        code.raw(`if (${v} !== ${JSON.stringify(sub.typename)}) bail();`);
+        code.text(JSON.stringify(sub.typename));
+      } else if (f.kind === 'value') code.value(`${this.leaf(sub.out)}(${v})`);
+      else code.value(`${f.kind === 'object' ? this.objectHelper(f.of, sub.out) : this.listHelper(f.of, sub.out)}(${v})`);
+    });
+    code.text(o.fields.length ? '}' : '{}');
+  }
+
+  private objectHelper(o: PositionalObject, out: Out): string {
+    const { of, nonNull } = nullable(out);
+    const inner = objectOut(of, o.fields.map((f) => f.key));
+    const body = new Code();
+    this.positional(body, o, inner, 'x');
+    return this.helper((name) => `function ${name}(x) { if (x === null) ${nonNull ? 'bail();' : 'return "null";'} if (!Array.isArray(x)) bail(); let s = ''; ${body.done()} return s; }`);
+  }
+
+  private listHelper(o: PositionalObject, out: Out): string {
+    const { of: list, nonNull } = nullable(out);
+    if (list.kind !== 'list') throw new NoWriter();
+    const { of: item, nonNull: itemNonNull } = nullable(list.of);
+    const inner = objectOut(item, o.fields.map((f) => f.key));
+    const body = new Code();
+    this.positional(body, o, inner, 'x');
+    // An item of a 1:N list is never null (a row); a null would be an item the type may forbid.
+    return this.helper((name) => `function ${name}(v) { if (v === null) ${nonNull ? 'bail();' : 'return "null";'} if (!Array.isArray(v)) bail(); let s = '['; for (let i = 0; i < v.length; i++) { const x = v[i]; if (i) s += ','; if (x === null) ${itemNonNull ? 'bail();' : "{ s += 'null'; continue; }"} if (!Array.isArray(x)) bail(); ${body.done()} } return s + ']'; }`);
+  }
+
+  /** The whole writer's source for this layout and shape (throws NoWriter where they do not match). */
+  source(assembler: RowsAssembler, out: Out): string {
+    const layout = assembler.layout;
+    const root = new Code();
+    let rootOut: Out;
+    let nonNull: boolean;
+    if (layout.many) {
+      // A root list is an array, never null: only its items' type matters.
+      const list = nullable(out).of;
+      if (list.kind !== 'list') throw new NoWriter();
+      ({ of: rootOut, nonNull } = nullable(list.of));
+    } else {
+      ({ of: rootOut, nonNull } = nullable(out));
+    }
+    if (layout.positional) {
+      const o = objectOut(rootOut, layout.positional.fields.map((f) => f.key));
+      root.raw(`const x = r[0]; if (x === null) ${nonNull ? 'bail();' : "s += 'null'; else"} {`);
+      this.positional(root, layout.positional, o, 'x');
+      root.raw('}');
+    } else {
+      this.rowObject(root, layout.fields, objectOut(rootOut, layout.fields.map((f) => f.key)), 'r');
+    }
+    const body = layout.many
+      ? `let s = '['; for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (i) s += ','; ${root.done()} if (s.length > max) return s; } return s + ']';`
+      : `if (rows.length === 0) ${nonNull ? 'bail();' : "return 'null';"} const r = rows[0]; let s = ''; ${root.done()} return s;`;
+    return `'use strict';\nlet n = 0;\n${this.helpers.join('\n')}\nfunction run(rows, max) { ${body} }\nreturn { objects: () => n, write(rows, max) { n = 0; try { return run(rows, max); } catch (e) { if (e === BAIL) return undefined; throw e; } } };`;
+  }
+}
+
+/** Writers by their generated text: shapes that generate the same text share one compiled function. */
+const compiled = new Map<string, (W: readonly Leaf[]) => RowsWriter>();
+const MAX_KEPT = 2000;
+/** Per assembler (one per layout text) and answer shape; null where they cannot be written this way. */
+const writers = new WeakMap<RowsAssembler, WeakMap<Out, RowsWriter | null>>();
+
+/** The generated source of a layout and shape, or undefined where they do not match (tests read it). */
+export function writerSource(assembler: RowsAssembler, out: Out): string | undefined {
+  return generated(assembler, out)?.source;
+}
+
+function generated(assembler: RowsAssembler, out: Out): { source: string; leaves: readonly Leaf[] } | undefined {
+  const g = new Generator();
+  try {
+    return { source: g.source(assembler, out), leaves: g.leaves };
+  } catch (e) {
+    if (e instanceof NoWriter) return undefined;
+    throw e;
+  }
+}
+
+/** The writer of rows of `assembler`'s layout answering a field of shape `out`, or undefined. */
+export function rowsWriter(assembler: RowsAssembler, out: Out): RowsWriter | undefined {
+  let byOut = writers.get(assembler);
+  if (!byOut) writers.set(assembler, (byOut = new WeakMap()));
+  const known = byOut.get(out);
+  if (known !== undefined) return known ?? undefined;
+  const g = generated(assembler, out);
+  let writer: RowsWriter | null = null;
+  if (g) {
+    let make = compiled.get(g.source);
+    if (!make) {
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from column positions and quoted keys only
+        make = new Function('BAIL', 'bail', 'W', g.source) as never;
+      } catch (e) {
+        if (!(e instanceof EvalError)) throw e;
+      }
+      if (make) {
+        const fn = make as unknown as (b: Error, bl: () => never, W: readonly Leaf[]) => RowsWriter;
+        make = (W) => fn(BAIL, bail, W);
+        if (compiled.size >= MAX_KEPT) compiled.clear();
+        compiled.set(g.source, make);
+      }
+    }
+    if (make) writer = make(g.leaves);
+  }
+  byOut.set(out, writer);
+  return writer ?? undefined;
+}

@@ -1,0 +1,102 @@
+// The answer text written straight from rows (src/pipeline/fast-path/write.ts): the same bytes as
+// the objects completed and stringified, or no text at all where a value is not its own completion
+// (the objects are completed then, as before). test/pg/rows.test.ts and test/mysql/rows.test.ts
+// compare whole responses against the JSON path; these check the writer's own decisions.
+import { GraphQLBoolean, GraphQLFloat, GraphQLInt, type GraphQLLeafType, GraphQLScalarType, GraphQLString } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { ResponseBudget } from '../../src/executor/response-budget.js';
+import { completesToItself } from '../../src/pipeline/fast-path/complete.js';
+import type { Out } from '../../src/pipeline/fast-path/shape.js';
+import { rowsWriter } from '../../src/pipeline/fast-path/write.js';
+import { stringifyJson } from '../../src/shared/json.js';
+import { assembler } from '../../src/sql/rows/assemble.js';
+import { RowsAnswer } from '../../src/sql/rows/answer.js';
+import type { RowsLayout } from '../../src/sql/rows/layout.js';
+
+const BigIntType = new GraphQLScalarType({ name: 'BigInt' });
+const leaf = (type: GraphQLLeafType): Out => ({ kind: 'leaf', type });
+const nn = (of: Out): Out => ({ kind: 'non_null', of });
+const list = (of: Out): Out => ({ kind: 'list', of });
+const obj = (fields: Record<string, Out>): Out => ({
+  kind: 'object', keys: Object.keys(fields), fields: Object.entries(fields).map(([key, out]) => ({ key, name: key, out })),
+});
+
+// { id: Int!, name: String, big: BigInt, owner { ok: Boolean }, items: [{ n: Float, __proto__: String }] }
+const LAYOUT: RowsLayout = {
+  many: true,
+  fields: [
+    { key: 'id', value: { kind: 'column', index: 0 } },
+    { key: 'name', value: { kind: 'column', index: 1 } },
+    { key: 'big', value: { kind: 'column', index: 2 } },
+    { key: 'owner', value: { kind: 'object', present: 3, fields: [{ key: 'ok', value: { kind: 'column', index: 4 } }] } },
+    { key: 'items', value: { kind: 'children', index: 5, rows: { fields: [{ kind: 'value', key: 'n' }, { kind: 'value', key: '__proto__' }] } } },
+  ],
+};
+const ITEM = obj({ n: leaf(GraphQLFloat), ['__proto__']: leaf(GraphQLString) });
+const OUT = nn(list(nn(obj({
+  id: nn(leaf(GraphQLInt)), name: leaf(GraphQLString), big: leaf(BigIntType), owner: obj({ ok: leaf(GraphQLBoolean) }), items: list(nn(ITEM)),
+}))));
+const asm = assembler(LAYOUT)!;
+
+const ROWS: unknown[][] = [
+  [1, 'quote " back \\ nl \n ctl \u0001 sep \u2028 emoji \u{1F600}', 9007199254740993n, 1, true, [[1.5, 'a'], [-0, '']]],
+  [2, null, -12345678901234567890n, null, null, []],
+  [3, '', 0, 1, null, null],
+];
+
+/** What the fast path wrote before: the objects, checked, then stringified. */
+function before(rows: unknown[][], out: Out): string | undefined {
+  const v = asm(rows);
+  try {
+    return completesToItself(out, v) ? stringifyJson(v) : undefined;
+  } catch {
+    return undefined; // graphql-js reports the error
+  }
+}
+
+describe('the rows writer', () => {
+  it('writes the bytes the completed objects stringify to, and counts their objects', () => {
+    const w = rowsWriter(asm, OUT)!;
+    const text = w.write(ROWS, Infinity);
+    expect(text).toBe(before(ROWS, OUT));
+    // 3 rows, 2 owners present, 2 items.
+    expect(w.objects()).toBe(7);
+  });
+
+  it('writes no text where a value is not its own completion (completed from the objects instead)', () => {
+    const w = rowsWriter(asm, OUT)!;
+    for (const bad of [
+      [null, 'x', 1, null, null, null], // null in Int!
+      [2 ** 31, 'x', 1, null, null, null], // beyond GraphQL's Int
+      [1, 5, 1, null, null, null], // a number where String serializes to text
+      [1, 'x', 1, null, null, [[Number.NaN, 'a']]], // Float cannot represent NaN
+      [1, 'x', 1, 1, 'yes', null], // Boolean over a string
+    ]) {
+      expect(w.write([bad], Infinity), JSON.stringify(bad, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toBeUndefined();
+      expect(before([bad], OUT)).toBeUndefined();
+    }
+  });
+
+  it('has no writer for a shape its layout does not hold (another key order, an object read as a leaf)', () => {
+    const swapped = nn(list(nn(obj({ name: leaf(GraphQLString), id: nn(leaf(GraphQLInt)), big: leaf(BigIntType), owner: obj({ ok: leaf(GraphQLBoolean) }), items: list(nn(ITEM)) }))));
+    expect(rowsWriter(asm, swapped)).toBeUndefined();
+    const leafOwner = nn(list(nn(obj({ id: nn(leaf(GraphQLInt)), name: leaf(GraphQLString), big: leaf(BigIntType), owner: leaf(GraphQLString), items: list(nn(ITEM)) }))));
+    expect(rowsWriter(asm, leafOwner)).toBeUndefined();
+  });
+
+  it('counts a written answer into the budget, and refuses one over it at the field', () => {
+    const budget = new ResponseBudget({ rows: 0, bytes: 100 });
+    const rows = Array.from({ length: 1000 }, (_, i) => [i, 'name', 1, null, null, null]);
+    const answer = new RowsAnswer(rows, asm).countedBy(budget);
+    expect(() => answer.writeWith(rowsWriter(asm, OUT)!)).toThrow(/larger than 100 bytes/);
+    const small = new ResponseBudget({ rows: 2, bytes: 0 });
+    // Three rows and two owners: five objects over a limit of two.
+    expect(() => new RowsAnswer(ROWS, asm).countedBy(small).writeWith(rowsWriter(asm, OUT)!)).toThrow(/more than 2 rows/);
+    const roomy = new ResponseBudget({ rows: 100, bytes: 10_000 });
+    const ok = new RowsAnswer(ROWS, asm).countedBy(roomy);
+    expect(ok.writeWith(rowsWriter(asm, OUT)!)).toBe(before(ROWS, OUT));
+    // Counted once: asking for the objects afterwards (graphql-js completing) does not count them again.
+    ok.parse();
+    expect(roomy.bytesLeft).toBe(10_000 - before(ROWS, OUT)!.length);
+  });
+});
