@@ -22,7 +22,7 @@ import { SchemaService } from './pipeline/schema.service.js';
 import { DiscoveryModule } from '@nestjs/core';
 import { HealthController } from './http/health.controller.js';
 import { MetricsController } from './http/metrics.controller.js';
-import { QueryController } from './http/query.controller.js';
+import { QueryRoute } from './http/query.route.js';
 import { IpcController } from './http/ipc/ipc.controller.js';
 import { IpcSocketServer } from './http/ipc/ipc.socket.js';
 import { SubscriptionServer } from './http/subscribe/subscribe.server.js';
@@ -70,7 +70,7 @@ export class AppModule {
         ...(imports ?? []),
       ],
       exports: [APOLLO, OperationRunner],
-      controllers: [QueryController, IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : []), ...(OidcLogin.configured(config.auth.oidc) ? [OidcLoginController] : [])],
+      controllers: [IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : []), ...(OidcLogin.configured(config.auth.oidc) ? [OidcLoginController] : [])],
       providers: [
         {
           provide: APOLLO,
@@ -91,6 +91,8 @@ export class AppModule {
           },
           inject: [APOLLO, LIMITS, SchemaService, NodeBoot],
         },
+        // GET and POST /query, on Fastify below Nest's router (src/http/query.route.ts says why).
+        QueryRoute,
         Shutdown,
         SubscriptionServer,
         IpcSocketServer,

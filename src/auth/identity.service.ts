@@ -14,6 +14,13 @@ import type { AuthProvider } from './providers/provider.js';
 import { SecretKeyProvider } from './providers/secret-key.provider.js';
 import { AuthRequest, type RawHeaders } from './request.js';
 import { authSettings } from './settings.js';
+import type { MaybePromise } from '../shared/maybe-async.js';
+
+/** The request's scope learns who asks (its log line, lineage). */
+function identified(identity: Identity): Identity {
+  currentRequest()?.identified(identity);
+  return identity;
+}
 
 export interface IdentityOptions {
   /** How long a managed-key lookup is remembered (default 30 s); `forgetApiKeys()` ends it early. */
@@ -49,22 +56,36 @@ export class IdentityService {
     this.anonymous = new AnonymousProvider(config.ALLOWED_ANONYMOUS, config.ANONYMOUS_ROLE);
   }
 
-  /** The caller of a request; refusals are counted by reason (svc_auth_failures_total). */
-  async identify(headers: RawHeaders): Promise<Identity> {
+  /**
+   * The caller of a request; refusals are counted by reason (svc_auth_failures_total). Synchronous
+   * when no provider has to wait (nothing presented, the secret key, a static API key): a request
+   * without credentials makes no promise here (issue 30). A refusal is a throw, or a rejected promise.
+   */
+  identify(headers: RawHeaders): MaybePromise<Identity> {
+    let found: MaybePromise<Identity>;
     try {
-      const identity = await this.authenticate(headers);
-      currentRequest()?.identified(identity);
-      return identity;
+      found = this.authenticate(new AuthRequest(headers), 0);
     } catch (e) {
-      metrics.authFailures.inc({ reason: failureReason(e) });
-      throw e;
+      throw this.refused(e);
     }
+    if (found instanceof Promise) {
+      return found.then(identified, (e: unknown) => {
+        throw this.refused(e);
+      });
+    }
+    return identified(found);
   }
 
-  private async authenticate(headers: RawHeaders): Promise<Identity> {
-    const req = new AuthRequest(headers);
-    for (const p of this.providers) {
-      const identity = await p.authenticate(req);
+  private refused(e: unknown): unknown {
+    metrics.authFailures.inc({ reason: failureReason(e) });
+    return e;
+  }
+
+  /** The providers from the `from`th on, in order; the first that knows the credential decides. */
+  private authenticate(req: AuthRequest, from: number): MaybePromise<Identity> {
+    for (let i = from; i < this.providers.length; i++) {
+      const identity = this.providers[i]!.authenticate(req);
+      if (identity instanceof Promise) return identity.then((found) => found ?? this.authenticate(req, i + 1));
       if (identity) return identity;
     }
     // A credential nobody accepted is refused; it never degrades to anonymous (SPEC §6).

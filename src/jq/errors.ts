@@ -40,7 +40,7 @@ export class JqError extends Error {
 
 /**
  * The same failure as a PublicError, for callers that answer through the shared error path
- * (src/http/errors.ts `sendFailure`), e.g. the `_jq` variable in QueryController.
+ * (src/http/errors.ts `sendFailure`), e.g. the `_jq` variable on /query (src/http/query.route.ts).
  */
 export function toPublicError(e: JqError, prefix = ''): PublicError {
   const code = e.status === 400 ? ErrorCode.BadRequest : e.code === 'JQ_INTERNAL' ? ErrorCode.Internal : ErrorCode.QueryFailed;

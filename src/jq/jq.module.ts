@@ -16,17 +16,19 @@ import { JqEngine, jqOptions } from './engine.js';
  * "Errors" rule 3), so its error bodies are reshaped on the way out.
  */
 export function reshapeJqErrors(fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || request.url.split('?')[0] !== JQ_QUERY_PATH || typeof payload !== 'string') return payload;
+  // A callback hook, not an async one: it runs on every response of every route, and an async hook
+  // costs each of them a promise (issue 30).
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string' || request.url.split('?')[0] !== JQ_QUERY_PATH) return done(null, payload);
     try {
       const body = JSON.parse(payload) as { error?: unknown; errors?: { message?: unknown }[] };
       if (body && typeof body === 'object' && !('error' in body) && Array.isArray(body.errors)) {
-        return JSON.stringify({ error: String(body.errors[0]?.message ?? 'request failed') });
+        return done(null, JSON.stringify({ error: String(body.errors[0]?.message ?? 'request failed') }));
       }
     } catch {
       // not JSON: leave it
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -13,23 +13,29 @@ export interface RoleStore {
 
 const TTL_MS = 5_000;
 
+function refuseUnless(ok: boolean, role: string): void {
+  if (ok) return;
+  metrics.authFailures.inc({ reason: 'role_denied' });
+  throw new PublicError(ErrorCode.Forbidden, `role "${role}" is unknown or disabled`, 403);
+}
+
 export class RoleGate {
   private readonly known = new Map<string, { ok: boolean; at: number }>();
 
   constructor(private readonly core: RoleStore) {}
 
-  async check(role: string): Promise<void> {
+  /**
+   * Refuses (403) a role that is unknown or disabled. Synchronous while the role's row is
+   * remembered, which is nearly every request: a promise only when the core database is read.
+   */
+  check(role: string): void | Promise<void> {
     const hit = this.known.get(role);
-    let ok = hit && Date.now() - hit.at < TTL_MS ? hit.ok : undefined;
-    if (ok === undefined) {
-      const row = await this.core.role(role);
-      ok = !!row && !row.disabled;
+    if (hit && Date.now() - hit.at < TTL_MS) return refuseUnless(hit.ok, role);
+    return this.core.role(role).then((row) => {
+      const ok = !!row && !row.disabled;
       this.known.set(role, { ok, at: Date.now() });
-    }
-    if (!ok) {
-      metrics.authFailures.inc({ reason: 'role_denied' });
-      throw new PublicError(ErrorCode.Forbidden, `role "${role}" is unknown or disabled`, 403);
-    }
+      refuseUnless(ok, role);
+    });
   }
 
   forget(): void {

@@ -20,8 +20,15 @@ export const ROLE_PERMISSIONS_TAG = '$role_permissions';
 /** The tag of remembered managed API key lookups (SPEC §6). */
 export const API_KEYS_TAG = '$AuthAPIKeys';
 
+/** A role's access while it is read (`pending`), then the access itself: a hit is not awaited. */
+interface Entry {
+  pending?: Promise<RoleAccess>;
+  access?: RoleAccess;
+  readonly at: number;
+}
+
 export class PermissionService {
-  private readonly cache = new Map<string, { access: Promise<RoleAccess>; at: number }>();
+  private readonly cache = new Map<string, Entry>();
 
   constructor(
     private readonly core: PermissionStore,
@@ -29,14 +36,27 @@ export class PermissionService {
     private readonly ttlMs = ROLE_PERMISSIONS_TTL_MS,
   ) {}
 
-  forRole(role: string): Promise<RoleAccess> {
+  /**
+   * The role's access: the value itself when it is remembered (nearly every request; an `await` on
+   * a settled promise still costs a turn of the microtask queue and, with the request scope's
+   * hooks, more: issue 30), a promise while it is being read.
+   */
+  forRole(role: string): RoleAccess | Promise<RoleAccess> {
     const key = `RolePermissions:${role}`;
     const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.access;
-    const access = this.core.rolePermissions(role).then((rows) => new RoleAccess(role, rows.map(toRow)));
-    this.cache.set(key, { access, at: Date.now() });
-    access.catch(() => this.cache.delete(key));
-    return access;
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.access ?? hit.pending!;
+    const entry: Entry = { at: Date.now() };
+    entry.pending = this.core.rolePermissions(role).then((rows) => {
+      const access = new RoleAccess(role, rows.map(toRow));
+      entry.access = access;
+      entry.pending = undefined;
+      return access;
+    });
+    this.cache.set(key, entry);
+    entry.pending.catch(() => {
+      if (this.cache.get(key) === entry) this.cache.delete(key);
+    });
+    return entry.pending;
   }
 
   invalidate(): void {

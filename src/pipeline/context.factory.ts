@@ -6,12 +6,14 @@ import type { IdentityService } from '../auth/identity.service.js';
 import type { RawHeaders } from '../auth/request.js';
 import type { Config } from '../config/schema.js';
 import { RequestContext } from '../executor/request-context.js';
+import type { RoleAccess } from '../permissions/access.js';
 import type { RoleGate } from '../permissions/roles.js';
 import type { PermissionService } from '../permissions/service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { metrics } from '../shared/metrics.js';
 import { currentRequest } from '../shared/request-scope.js';
 import { requestTimeZone } from '../shared/timezone.js';
+import { type MaybePromise, andThen } from '../shared/maybe-async.js';
 
 /**
  * Code acting on its own behalf (start-up work, a generated client called outside any request).
@@ -52,19 +54,24 @@ export class RequestContextFactory {
    * key's alone (seed 000 "Secret key"): a request from anyone else ignores those headers, a
    * subscription connection (`overrides: 'refuse'`: /subscribe, the /ipc WebSocket) is refused.
    */
-  async fromHeaders(headers: RawHeaders, endpoint: string, options: HeaderOptions = {}): Promise<RequestContext> {
-    const identity = await this.identities.identify(headers);
-    if (options.overrides === 'refuse' && identity.authType !== 'impersonation' && OVERRIDE_HEADERS.some((h) => headers[h] !== undefined)) {
-      metrics.authFailures.inc({ reason: 'override_refused' });
-      throw new PublicError(ErrorCode.Forbidden, `identity override (${OVERRIDE_HEADERS.join(', ')}) needs the secret key`, 403);
-    }
-    return this.forCaller(identity, { endpoint, headers });
+  fromHeaders(headers: RawHeaders, endpoint: string, options: HeaderOptions = {}): MaybePromise<RequestContext> {
+    // Each step answers at once when it need not wait (no credentials, a remembered role and rules),
+    // so an ordinary request is decided without a promise (issue 30); a refusal is then a throw.
+    return andThen(this.identities.identify(headers), (identity) => {
+      if (options.overrides === 'refuse' && identity.authType !== 'impersonation' && OVERRIDE_HEADERS.some((h) => headers[h] !== undefined)) {
+        metrics.authFailures.inc({ reason: 'override_refused' });
+        throw new PublicError(ErrorCode.Forbidden, `identity override (${OVERRIDE_HEADERS.join(', ')}) needs the secret key`, 403);
+      }
+      return this.forCaller(identity, { endpoint, headers });
+    });
   }
 
   /** A caller already identified: role gate, its role's access, the endpoint rule, zone and limits. */
-  async forCaller(identity: Identity, options: CallerOptions & { readonly headers?: RawHeaders } = {}): Promise<RequestContext> {
-    await this.roles.check(identity.role);
-    const access = await this.permissions.forRole(identity.role);
+  forCaller(identity: Identity, options: CallerOptions & { readonly headers?: RawHeaders } = {}): MaybePromise<RequestContext> {
+    return andThen(this.roles.check(identity.role), () => andThen(this.permissions.forRole(identity.role), (access) => this.contextOf(identity, access, options)));
+  }
+
+  private contextOf(identity: Identity, access: RoleAccess, options: CallerOptions & { readonly headers?: RawHeaders }): RequestContext {
     if (options.endpoint !== undefined && access.endpointDenied(options.endpoint)) {
       metrics.authFailures.inc({ reason: 'endpoint_denied' });
       throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use ${options.endpoint}`, 403);

@@ -5,24 +5,36 @@
 //
 //   @Controller('reports') @UseGuards(SvcGuard)
 //   class Reports { @Get() list(@SvcContext() caller: RequestContext) { ... } }
+//
+// The decision itself is `admitRequest`, one function: SvcGuard calls it for Nest routes, and the
+// /query route, which is registered on Fastify below Nest's router (src/http/query.route.ts), calls
+// the same function before its handler.
 import { type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../executor/request-context.js';
+import { type MaybePromise, andThen } from '../shared/maybe-async.js';
 import { RequestContextFactory } from './context.factory.js';
 
 type GuardedRequest = FastifyRequest & { svcContext?: RequestContext };
+
+/**
+ * Who asks, and may they use this route: the caller's context, kept on the request for the handler.
+ * A refusal is a PublicError (401, 403, 400), thrown or rejected. Synchronous when nothing has to
+ * be waited for (no credentials or a static key, the role and its rules remembered).
+ */
+export function admitRequest(contexts: RequestContextFactory, req: FastifyRequest): MaybePromise<RequestContext> {
+  // The route as declared (`/reports/:id`), so one `_endpoints` rule covers every id.
+  const endpoint = req.routeOptions?.url ?? req.url.split('?')[0]!;
+  return andThen(contexts.fromHeaders(req.headers, endpoint), (context) => ((req as GuardedRequest).svcContext = context));
+}
 
 @Injectable()
 export class SvcGuard implements CanActivate {
   constructor(@Inject(RequestContextFactory) private readonly contexts: RequestContextFactory) {}
 
-  async canActivate(execution: ExecutionContext): Promise<boolean> {
-    const req = execution.switchToHttp().getRequest<GuardedRequest>();
-    // The route as declared (`/reports/:id`), so one `_endpoints` rule covers every id.
-    const endpoint = req.routeOptions?.url ?? req.url.split('?')[0]!;
-    // A refusal is a PublicError (401, 403, 400), answered by the app's error filter as /query's are.
-    req.svcContext = await this.contexts.fromHeaders(req.headers, endpoint);
-    return true;
+  canActivate(execution: ExecutionContext): MaybePromise<boolean> {
+    // A refusal is answered by the app's error filter as /query's are.
+    return andThen(admitRequest(this.contexts, execution.switchToHttp().getRequest<FastifyRequest>()), () => true);
   }
 }
 

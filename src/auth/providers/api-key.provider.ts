@@ -7,6 +7,16 @@ import type { AuthRequest } from '../request.js';
 import type { ManagedKeys } from './managed-keys.js';
 import type { AuthProvider } from './provider.js';
 import { same } from './same.js';
+import type { MaybePromise } from '../../shared/maybe-async.js';
+
+/**
+ * A key named as such and not found is a failed credential. A Bearer token that is no key of ours
+ * may still be a JWT or an OIDC token, so the next provider gets it (SPEC §6).
+ */
+function notFound(explicit: string | undefined): undefined {
+  if (explicit !== undefined) throw unauthenticated('invalid API key');
+  return undefined;
+}
 
 type StaticKeys = NonNullable<Config['auth']['api_keys']>;
 
@@ -18,16 +28,15 @@ export class ApiKeyProvider implements AuthProvider {
     private readonly managed: ManagedKeys | undefined,
   ) {}
 
-  async authenticate(req: AuthRequest): Promise<Identity | undefined> {
+  authenticate(req: AuthRequest): MaybePromise<Identity | undefined> {
     const explicit = req.header('x-svc-api-key');
     const key = explicit ?? req.bearer;
     if (key === undefined) return undefined;
-    const identity = this.staticKey(key, req) ?? (await this.managed?.authenticate(key, req));
-    if (identity) return identity;
-    // A key named as such and not found is a failed credential. A Bearer token that is no key of
-    // ours may still be a JWT or an OIDC token, so the next provider gets it (SPEC §6).
-    if (explicit !== undefined) throw unauthenticated('invalid API key');
-    return undefined;
+    // A static key is decided at once; only a managed key waits for its (cached) row.
+    const found = this.staticKey(key, req);
+    if (found) return found;
+    if (!this.managed) return notFound(explicit);
+    return this.managed.authenticate(key, req).then((identity) => identity ?? notFound(explicit));
   }
 
   private staticKey(key: string, req: AuthRequest): Identity | undefined {

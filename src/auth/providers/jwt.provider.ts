@@ -29,10 +29,14 @@ export class JwtProvider implements AuthProvider {
     this.key = verifierFor(cfg, fetchTimeoutMs);
   }
 
-  async authenticate(req: AuthRequest): Promise<Identity | undefined> {
+  authenticate(req: AuthRequest): Identity | undefined | Promise<Identity> {
     const token = req.bearer ?? req.cookie(this.cookieName);
     // Anything that is not a JWS compact token is not ours: an opaque string goes on (SPEC §6).
     if (token === undefined || !peekJwt(token)) return undefined;
+    return this.verify(token);
+  }
+
+  private async verify(token: string): Promise<Identity> {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.key, {

@@ -35,12 +35,16 @@ export class OidcProvider implements AuthProvider {
     private readonly retryMs = DISCOVERY_RETRY_MS,
   ) {}
 
-  async authenticate(req: AuthRequest): Promise<Identity | undefined> {
+  authenticate(req: AuthRequest): Identity | undefined | Promise<Identity> {
     const token = req.bearer ?? req.cookie(this.settings.cookieName);
     if (token === undefined) return undefined;
     // Only tokens that name this issuer are ours; others go on to the JWT provider (SPEC §6).
     const peek = peekJwt(token);
     if (typeof peek?.payload.iss !== 'string' || trimSlash(peek.payload.iss) !== trimSlash(this.cfg.issuer)) return undefined;
+    return this.verify(token);
+  }
+
+  private async verify(token: string): Promise<Identity> {
     const { issuer, jwks } = await this.discover();
     let payload: JWTPayload;
     try {

@@ -17,7 +17,7 @@ export class SecretKeyProvider implements AuthProvider {
     private readonly clusterSecret: string,
   ) {}
 
-  async authenticate(req: AuthRequest): Promise<Identity | undefined> {
+  authenticate(req: AuthRequest): Identity | undefined {
     const cluster = req.header('x-svc-cluster-secret');
     if (cluster !== undefined) {
       // Internal calls between nodes (SPEC §12) run as admin and never impersonate.

@@ -1,13 +1,25 @@
 // POST /query and GET /query (SPEC §1): the context factory decides who asks (identity, role,
 // access, endpoint, zone, limits), then the operation runner (src/pipeline/run-operation.ts) runs it.
+//
+// Why this route is registered on Fastify and not as a Nest controller: it is the one route whose
+// fixed cost per request is measured against a hand-written endpoint (issue 30). Nest's router
+// wraps a handler in its execution context, guards consumer, interceptors consumer and response
+// controller, about 20 promises per request whatever the route does; below Nest the request is
+// decided by the same function SvcGuard calls (`admitRequest`, synchronous when nothing is waited
+// for) and handed to the same operation runner. What Nest adds for controllers still applies here:
+// Fastify's hooks (request log, caller gate, CORS, middleware), its body parser and the app's error
+// handler for bodies refused before the route runs. A team's global guards and interceptors
+// (APP_GUARD, APP_INTERCEPTOR) are Nest's and do not run on /query (docs/extending.md).
 import { Readable } from 'node:stream';
-import { Controller, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../executor/request-context.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { applyJqVariableToRequest, JQ_VARIABLE } from '../jq/variables.js';
-import { SvcContext, SvcGuard } from '../pipeline/svc.guard.js';
+import { admitRequest } from '../pipeline/svc.guard.js';
+import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { requestParts } from '../pipeline/limits/cost-limit.js';
 import { OperationRunner } from '../pipeline/run-operation.js';
@@ -31,11 +43,14 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
   return !!v && typeof v === 'object' && JQ_VARIABLE in v;
 }
 
-/** svc's own route is guarded like a team's (SvcGuard): the caller's context is made before the handler. */
-@Controller()
-@UseGuards(SvcGuard)
-export class QueryController {
+export const QUERY_PATH = '/query';
+
+/** GET and POST /query: the access decision (`admitRequest`, as SvcGuard's), then the operation. */
+@Injectable()
+export class QueryRoute implements OnModuleInit {
   constructor(
+    @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
+    @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
     @Inject(OperationRunner) private readonly operations: OperationRunner,
     @Inject(InProcessClient) private readonly client: InProcessClient,
     @Inject(CONFIG) private readonly config: Config,
@@ -43,14 +58,24 @@ export class QueryController {
     @Inject(JqEngine) private readonly jq: JqEngine,
   ) {}
 
-  @Post('query')
-  post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() context: RequestContext): Promise<void> {
-    return this.handle(req, reply, context);
+  onModuleInit(): void {
+    const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
+    fastify.route({ method: ['GET', 'POST'], url: QUERY_PATH, handler: (req, reply) => this.serve(req, reply) });
   }
 
-  @Get('query')
-  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() context: RequestContext): Promise<void> {
-    return this.handle(req, reply, context);
+  /**
+   * Who asks first, then the operation: a caller the access decision refuses (401, 403, 400) is
+   * answered as the app's error filter answers SvcGuard's refusals, and nothing else runs.
+   */
+  serve(req: FastifyRequest, reply: FastifyReply): void {
+    let context: RequestContext | Promise<RequestContext>;
+    try {
+      context = admitRequest(this.contexts, req);
+    } catch (e) {
+      return sendFailure(reply, e, this.log);
+    }
+    if (context instanceof Promise) void context.then((c) => this.handle(req, reply, c), (e: unknown) => sendFailure(reply, e, this.log));
+    else void this.handle(req, reply, context);
   }
 
   private async handle(req: FastifyRequest, reply: FastifyReply, context: RequestContext): Promise<void> {

@@ -1,0 +1,78 @@
+// GET and POST /query are registered on Fastify below Nest's router (src/http/query.route.ts, issue
+// 30): they must ask the same access decision as SvcGuard's routes and answer every refusal as
+// before. Each case fails if the route skips `admitRequest` (a refused caller would be served) or
+// answers a refusal another way than the app's error filter (status, code, message, media type).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+const ADMIN = { 'x-svc-secret-key': 'k' };
+const as = (role: string) => ({ ...ADMIN, 'x-svc-role': role, 'x-svc-user-id': '1' });
+const QUERY = '{ shop_tags(limit: 1) { id } }';
+
+beforeAll(async () => {
+  t = await startApp({ SECRET_KEY: 'k', ANONYMOUS_ROLE: 'public' });
+  const r = await t.gql(`mutation { core {
+    a: insert_roles(data: {name: "no_query", description: "may not use /query", permissions: [{type_name: "_endpoints", field_name: "/query", disabled: true}]}) { name }
+    b: insert_roles(data: {name: "gone", description: "disabled", disabled: true}) { name }
+  } }`, undefined, ADMIN);
+  expect(r.body.errors).toBeUndefined();
+});
+afterAll(() => t.close());
+
+const post = (headers: Record<string, string>, payload = JSON.stringify({ query: QUERY })) => t.request({ method: 'POST', url: '/query', payload, headers: { 'content-type': 'application/json', ...headers } });
+const get = (headers: Record<string, string>) => t.request({ method: 'GET', url: `/query?query=${encodeURIComponent(QUERY)}`, headers });
+
+describe('the access decision on /query', () => {
+  for (const [name, send] of [['POST', post], ['GET', get]] as const) {
+    it(`${name}: an _endpoints row for /query refuses with 403, the same answer as a Nest route's`, async () => {
+      const r = await send(as('no_query'));
+      expect(r.status).toBe(403);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(r.body).toEqual({ data: null, extensions: {}, errors: [{ message: 'role "no_query" may not use /query', extensions: { code: 'FORBIDDEN' } }] });
+      // The same role on a route behind SvcGuard is let in: the rule names /query alone.
+      const ipc = await t.request({ method: 'POST', url: '/ipc', payload: JSON.stringify({ query: QUERY }), headers: { 'content-type': 'application/json', ...as('no_query') } });
+      expect(ipc.status).not.toBe(403);
+    });
+
+    it(`${name}: a disabled role is 403, a wrong secret key and an unknown scheme are 401`, async () => {
+      const gone = await send(as('gone'));
+      expect([gone.status, gone.body.errors[0]]).toEqual([403, { message: 'role "gone" is unknown or disabled', extensions: { code: 'FORBIDDEN' } }]);
+      const wrong = await send({ 'x-svc-secret-key': 'not-it' });
+      expect([wrong.status, wrong.body.errors[0]]).toEqual([401, { message: 'invalid secret key', extensions: { code: 'UNAUTHENTICATED' } }]);
+      const basic = await send({ authorization: 'Basic dTpw' });
+      expect([basic.status, basic.body.errors[0]]).toEqual([401, { message: 'unsupported Authorization scheme', extensions: { code: 'UNAUTHENTICATED' } }]);
+    });
+
+    it(`${name}: anonymous and admin callers are served`, async () => {
+      for (const h of [{}, ADMIN]) {
+        const r = await send(h);
+        expect(r.status).toBe(200);
+        expect(r.body).toEqual({ data: { shop_tags: [{ id: 1 }] }, extensions: {} });
+        expect(r.headers['x-request-id']).toBeTypeOf('string');
+      }
+    });
+  }
+});
+
+describe('refusals before the route runs, answered by the app as before', () => {
+  it('a body that is not JSON is 400, a text/plain body 415, an unknown method 404', async () => {
+    const bad = await post({}, '{"query": ');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(bad.body.errors[0].message).toMatch(/^malformed JSON body: invalid JSON/);
+    const text = await t.request({ method: 'POST', url: '/query', payload: QUERY, headers: { 'content-type': 'text/plain' } });
+    expect([text.status, text.body.errors[0]]).toEqual([415, { message: 'unsupported content type: send application/json', extensions: { code: 'BAD_REQUEST' } }]);
+    const put = await t.app.getHttpAdapter().getInstance().inject({ method: 'PUT', url: '/query', payload: '{}', headers: { 'content-type': 'application/json' } });
+    expect(put.statusCode).toBe(404);
+    expect(JSON.parse(put.body).errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('a document over MAX_ALIASES is refused before parse with its code, message and location', async () => {
+    const r = await post({}, JSON.stringify({ query: `{ ${Array.from({ length: 501 }, (_, i) => `a${i}: __typename`).join(' ')} }` }));
+    expect(r.status).toBe(200);
+    expect(r.body.data).toBeNull();
+    expect(r.body.errors[0].message).toBe('the request uses more than 500 aliases, the limit of one request (MAX_ALIASES)');
+    expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});
