@@ -47,11 +47,11 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
     let first = true;
     try {
       for await (const batch of list.rows()) {
-        if (!batch.length) continue;
         // Rows from the database as text are the answer's; values (PostgreSQL's parsed rows) are written as the list would be.
-        const rows = batch.map((r) => (typeof r === 'string' ? r : stringifyJson(r))).join(',');
-        yield first ? rows : `,${rows}`;
-        first = false;
+        for (const piece of pieces(batch)) {
+          yield first ? piece : `,${piece}`;
+          first = false;
+        }
       }
     } catch (e) {
       if (!(e instanceof PublicError && e.code === ErrorCode.ResponseTooLarge) || text.startsWith('{"errors"')) throw e;
@@ -64,3 +64,29 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
   // The answer ends with its closing brace: the errors go in before it.
   yield cut.length ? `${tail.slice(0, tail.lastIndexOf('}'))},"errors":${JSON.stringify(cut)}}` : tail;
 }
+
+/**
+ * A batch's rows as text, joined in pieces of about PIECE characters. A whole batch joined (2,048
+ * DuckDB rows, ~250 KB for the 1,000,000-row bench list) is a string above V8's largest young
+ * object: each went to the large-object space, which only a full collection frees, and the heap grew
+ * by the size of the answer before one ran (issue 30: 110 -> 310 MB during a 122 MB answer).
+ * Pieces this small die young, freed by the next scavenge once the socket has taken them.
+ */
+function* pieces(batch: readonly unknown[]): Generator<string> {
+  const parts: string[] = [];
+  let size = 0;
+  for (const r of batch) {
+    const text = typeof r === 'string' ? r : stringifyJson(r);
+    parts.push(text);
+    size += text.length + 1;
+    if (size >= PIECE) {
+      yield parts.join(',');
+      parts.length = 0;
+      size = 0;
+    }
+  }
+  if (parts.length) yield parts.join(',');
+}
+
+/** Characters per written piece: well below V8's largest young object (128 KB), large enough that a write's fixed cost does not count. */
+const PIECE = 32 * 1024;

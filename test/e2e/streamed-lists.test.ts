@@ -76,6 +76,17 @@ describe('streamedBody', () => {
     expect(await read(streamedBody(text, lists))).toBe('{"data":{"x":[{"a":1.50},{"a":2},{"a":3}],"y":{"z":1},"w":[{"b":100000000000000000000},{"b":null}]},"extensions":{}}');
   });
 
+  it('writes a large batch in pieces small enough for V8 to free young (no 250 KB string per batch)', async () => {
+    const batch = Array.from({ length: 2048 }, (_, i) => `{"id":${i},"note":"${'x'.repeat(100)}"}`);
+    const list = new StreamedList(0, () => rows([batch, batch.slice(0, 3)]));
+    const pieces: string[] = [];
+    for await (const s of streamedBody(`{"data":{"x":${list.text}}}`, [list])) pieces.push(s);
+    expect(pieces.join('')).toBe(`{"data":{"x":[${[...batch, ...batch.slice(0, 3)].join(',')}]}}`);
+    expect(pieces.length).toBeGreaterThan(4);
+    // V8's largest young object is 128 KB: a piece above it goes where only a full collection frees it.
+    for (const p of pieces) expect(p.length).toBeLessThan(64 * 1024);
+  });
+
   it('ends a list cut by the response limits with a whole document and the error at its path', async () => {
     const tooLarge = new PublicError(ErrorCode.ResponseTooLarge, 'too large');
     const lists = [new StreamedList(0, () => rows([['{"a":1}']], tooLarge), ['x']), new StreamedList(1, () => rows([], tooLarge), ['w'])];

@@ -1,0 +1,62 @@
+// A root list DuckDB reads row by row (streamed /query lists, /ipc) is sorted once when it is
+// ordered by its own columns (issue 30: a limited derived table ordered again outside was two
+// sorts of every row, 290 against 163 MB for 1,000,000 rows). Checked on a real DuckDB: the
+// statement's shape, and the rows it returns against the same list read whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDbCompiler } from '../../src/sql/dialects/duckdb.js';
+import type { SelectNode } from '../../src/planner/ir/select.js';
+import type { OrderItem } from '../../src/planner/ir/select.js';
+
+const compiler = new DuckDbCompiler();
+const column = (c: string) => ({ kind: 'column', table: 't0', column: c }) as const;
+const list = (orderBy: OrderItem[], limit?: number, offset?: number): SelectNode => ({
+  kind: 'select',
+  from: { kind: 'from', alias: 't0', name: ['memory', 'main', 'items'] },
+  fields: [
+    { kind: 'scalar', key: 'id', expr: column('id'), scalar: 'Int', list: false },
+    { kind: 'scalar', key: 'grp', expr: column('grp'), scalar: 'Int', list: false },
+  ],
+  orderBy,
+  ...(limit !== undefined ? { limit } : {}),
+  ...(offset !== undefined ? { offset } : {}),
+}) as SelectNode;
+
+let c: DuckDBConnection;
+beforeAll(async () => {
+  c = await (await DuckDBInstance.create(':memory:')).connect();
+  await c.run('CREATE TABLE items AS SELECT i AS id, i % 7 AS grp FROM range(500) t(i)');
+});
+afterAll(() => c?.closeSync());
+
+const rows = async (sel: SelectNode) => {
+  const stmt = compiler.compileRows(sel);
+  return (await c.runAndReadAll(stmt.sql, stmt.params as never)).getRows().map((r) => String(r[0]));
+};
+const whole = async (sel: SelectNode) => {
+  const stmt = compiler.compileQuery({ kind: 'list', select: sel } as never);
+  return (JSON.parse(String((await c.runAndReadAll(stmt.sql, stmt.params as never)).getRows()[0]![0])) as unknown[]).map((r) => JSON.stringify(r));
+};
+
+describe('DuckDB rows of a limited, ordered list', () => {
+  const byGroup: OrderItem[] = [{ expr: column('grp'), desc: true }, { expr: column('id'), desc: false }];
+
+  it('are sorted once: ORDER BY and LIMIT on the statement, no derived table', () => {
+    const { sql } = compiler.compileRows(list(byGroup, 40, 15));
+    expect(sql.match(/ORDER BY/g)).toHaveLength(1);
+    expect(sql).not.toContain('(SELECT');
+    expect(sql).toMatch(/ORDER BY "t0"\."grp" DESC[^,]*, "t0"\."id" ASC[^,]* LIMIT 40 OFFSET 15$/);
+  });
+
+  it('are the rows of the list read whole, in its order, limit and offset included', async () => {
+    for (const sel of [list(byGroup, 40, 15), list(byGroup, 1000), list([{ expr: column('id'), desc: true }], 3)]) {
+      const streamed = await rows(sel);
+      expect(streamed.length).toBeGreaterThan(0);
+      expect(streamed).toEqual(await whole(sel));
+    }
+  });
+
+  it('an unordered limited list keeps its derived table (its first rows are the ones read first)', () => {
+    expect(compiler.compileRows(list([], 10)).sql).toContain('(SELECT "t0".* FROM');
+  });
+});
