@@ -22,6 +22,11 @@ export interface CompiledSql {
    * root field's answer from the rows (arrays of column values, as the source's driver reads them).
    */
   readonly rows?: RowsAssembler;
+  /**
+   * A row statement's (`compileRows`) rows its reader skips (`offset`) and then keeps at most
+   * (`limit`), where the statement does not cut them itself (DuckDB: src/sql/dialects/duckdb.ts).
+   */
+  readonly window?: { readonly offset: number; readonly limit?: number };
 }
 
 /** The answer of a root field from the rows of its statement (src/sql/rows/assemble.ts). */

@@ -30,6 +30,9 @@ const CASES: [string, string, Record<string, unknown>?][] = [
     one: shop_orders_by_pk(id: 2) { id status }
   }`, { n: 3 }],
   ['an empty list', '{ shop_orders(filter: {id: {eq: -1}}, limit: 10) { id } }'],
+  ['an unordered list with an offset (DuckDB: cut by the reader)', '{ shop_orders(limit: 4, offset: 3) { id note status } }'],
+  ['an unordered list past its last row', '{ shop_orders(filter: {id: {gt: 1}}, limit: 50, offset: 2) { id } }'],
+  ['an ordered list with an offset, by a column with ties', '{ shop_orders(order_by: [{field: "status"}, {field: "id", direction: DESC}], limit: 4, offset: 1) { id status } }'],
   ['a list under the limit (read whole)', '{ shop_orders(order_by: [{field: "id"}], limit: 2) { id } }'],
   ['a list with a directive (read whole)', '{ shop_orders(order_by: [{field: "id"}], limit: 10) @cache(ttl: 60) { id } }'],
 ];

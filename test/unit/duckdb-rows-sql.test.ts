@@ -1,7 +1,9 @@
 // A root list DuckDB reads row by row (streamed /query lists, /ipc) is sorted once when it is
 // ordered by its own columns (issue 30: a limited derived table ordered again outside was two
-// sorts of every row, 290 against 163 MB for 1,000,000 rows). Checked on a real DuckDB: the
-// statement's shape, and the rows it returns against the same list read whole.
+// sorts of every row, 290 against 163 MB for 1,000,000 rows), and unordered it is read as scanned
+// with the LIMIT left to its reader (DuckDB gathered every kept row first: 139 MB). Checked on a
+// real DuckDB: the statement's shape, and the rows it returns against the same list read whole
+// (the reader's cut: test/e2e/streamed-lists.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { DuckDbCompiler } from '../../src/sql/dialects/duckdb.js';
@@ -56,7 +58,21 @@ describe('DuckDB rows of a limited, ordered list', () => {
     }
   });
 
-  it('an unordered limited list keeps its derived table (its first rows are the ones read first)', () => {
-    expect(compiler.compileRows(list([], 10)).sql).toContain('(SELECT "t0".* FROM');
+});
+
+describe('DuckDB rows of a limited, unordered list', () => {
+  it('are read as scanned, with no LIMIT (it gathers every kept row first): the reader cuts them', () => {
+    const stmt = compiler.compileRows(list([], 10, 3));
+    expect(stmt.sql).not.toContain('LIMIT');
+    expect(stmt.sql).not.toContain('(SELECT');
+    expect(stmt.window).toEqual({ offset: 3, limit: 10 });
+  });
+
+  it('with a relation keep the derived table (a join before the LIMIT could change which rows come first)', () => {
+    const sel = list([], 10);
+    const related = { ...sel, fields: [...sel.fields, { kind: 'object', key: 'self', select: { ...list([]), from: { kind: 'from', alias: 't1', name: ['memory', 'main', 'items'] }, fields: [] } }] } as SelectNode;
+    const stmt = compiler.compileRows(related);
+    expect(stmt.sql).toContain('(SELECT "t0".* FROM');
+    expect(stmt.window).toBeUndefined();
   });
 });

@@ -151,10 +151,24 @@ export class DuckDbSource implements DataSourceRuntime {
   }
 
   async *streamRows(stmt: CompiledSql, signal?: CancelSignal, text?: boolean): AsyncGenerator<readonly unknown[]> {
-    for await (const rows of this.engine.stream(this.name, stmt.sql, stmt.params, signal)) {
+    // The rows the statement leaves to its reader to cut (an unordered list read as it is scanned,
+    // DuckDbCompiler.compileRows); returning early ends the stream, which interrupts the statement.
+    let skip = stmt.window?.offset ?? 0;
+    let left = stmt.window?.limit ?? Infinity;
+    if (left <= 0) return;
+    for await (let rows of this.engine.stream(this.name, stmt.sql, stmt.params, signal)) {
+      if (skip) {
+        const skipped = Math.min(skip, rows.length);
+        rows = rows.slice(skipped);
+        skip -= skipped;
+      }
+      if (rows.length > left) rows = rows.slice(0, left);
+      if (!rows.length) continue;
+      left -= rows.length;
       // As text, each row's JSON is what the whole list's to_json would have written for it.
       if (text) yield rows.map((r) => (r[0] === null || r[0] === undefined ? 'null' : String(r[0])));
       else yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(String(r[0]))));
+      if (left === 0) return;
     }
   }
 

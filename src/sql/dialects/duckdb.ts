@@ -143,13 +143,21 @@ export class DuckDbCompiler extends SqlCompiler {
    * 1,000,000-row bench list held 290 MB in DuckDB against 163 MB sorted once (issue 30). DuckDB
    * builds each row's JSON after the sort, so the sort holds the columns, not the JSON. Orders by
    * other values than the list's own columns (relations, computed fields), `distinct_on` and
-   * `@unnest` joins keep the derived table; an unordered list does too (its first rows are the ones
-   * read first, which a join of its relations before the LIMIT could change).
+   * `@unnest` joins keep the derived table, and so does an unordered list with relations (its first
+   * rows are the ones read first, which a join of its relations before the LIMIT could change).
    */
   override compileRows(sel: SelectNode, timezone = 'UTC'): CompiledSql {
-    const plain = sel.orderBy.length > 0 && sel.orderBy.every((o) => o.expr.kind === 'column' && o.expr.table === sel.from.alias);
-    if ((sel.limit === undefined && !sel.offset) || !plain || sel.distinctOn?.length || sel.joins?.length) return super.compileRows(sel, timezone);
-    const rows = super.compileRows({ ...sel, limit: undefined, offset: undefined }, timezone);
+    if ((sel.limit === undefined && !sel.offset) || sel.distinctOn?.length || sel.joins?.length || sel.pre) return super.compileRows(sel, timezone);
+    const whole = { ...sel, limit: undefined, offset: undefined };
+    if (!sel.orderBy.length && sel.fields.every((f) => f.kind === 'scalar' || f.kind === 'const')) {
+      // Unordered: the LIMIT of a large read makes DuckDB gather every row it keeps before the first
+      // is returned, to keep them in the order they were read (139 MB for the bench list); read as
+      // it is scanned, the rows stream, and the reader cuts them (DuckDbSource.streamRows). Only
+      // rows of the list's own columns: relations read through joins could come in another order.
+      return { ...super.compileRows(whole, timezone), window: { offset: sel.offset ?? 0, ...(sel.limit !== undefined ? { limit: sel.limit } : {}) } };
+    }
+    if (!sel.orderBy.length || !sel.orderBy.every((o) => o.expr.kind === 'column' && o.expr.table === sel.from.alias)) return super.compileRows(sel, timezone);
+    const rows = super.compileRows(whole, timezone);
     return { ...rows, sql: `${rows.sql}${this.limitOffset(sel.limit, sel.offset, new SqlContext(timezone))}` };
   }
 
