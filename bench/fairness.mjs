@@ -26,8 +26,8 @@ const DURATION = Number(process.env.FAIRNESS_DURATION ?? '5');
 const ATTACKERS = Number(process.env.FAIRNESS_ATTACKERS ?? '8');
 const NICE = Number(process.env.FAIRNESS_ATTACKER_NICE ?? '0');
 /**
- * Loopback addresses the attackers send from (127.0.0.1 ...): 1, they are one anonymous caller for
- * MAX_REQUESTS_PER_CALLER (4 of them run at once); as many as attackers, each is a caller of its own.
+ * Loopback addresses the attackers send from (127.0.0.1 ...): 1, they are one anonymous caller
+ * (ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: one of them runs at once); as many as attackers, each is a caller of its own.
  */
 const ADDRESSES = Number(process.env.FAIRNESS_ADDRESSES ?? '1');
 const ONLY = (process.env.FAIRNESS_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -204,6 +204,7 @@ async function main() {
       // The server's default (docs/configuration.md), which bench/lib/proc.mjs turns off for throughput benches.
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
       ANONYMOUS_MAX_REQUESTS: process.env.ANONYMOUS_MAX_REQUESTS ?? '4',
+      ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1',
       ANONYMOUS_SOURCE_SHARE: process.env.ANONYMOUS_SOURCE_SHARE ?? '0.25',
       ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
       ANONYMOUS_MAX_RESPONSE_BYTES: process.env.ANONYMOUS_MAX_RESPONSE_BYTES ?? String(8 * 1024 * 1024),
@@ -248,7 +249,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ${process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
   console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

@@ -159,6 +159,13 @@ export const settingsShape = {
    * caller's 4 and take the event loop from it. 0: no limit of their own.
    */
   ANONYMOUS_MAX_REQUESTS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(4),
+  /**
+   * Requests of one anonymous address running at once (within MAX_REQUESTS_PER_CALLER): a refused
+   * request still costs ~2 ms of the event loop, and eight clients from one address looping an alias
+   * flood ran 4 of them beside a signed-in caller's one (issue 31). The rest wait, at no cost, in the
+   * address's queue. 0: MAX_REQUESTS_PER_CALLER alone.
+   */
+  ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(1),
   CALLER_QUEUE_SIZE: int.refine((n) => n >= 0, 'must be 0 or more').default(100),
   CALLER_QUEUE_TIMEOUT: duration.default(10_000),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */

@@ -12,7 +12,11 @@
 // for anonymous requests the client's address. Anonymous callers together run at most
 // ANONYMOUS_MAX_REQUESTS at once: eight anonymous addresses would otherwise run 4 requests each, 32
 // against a signed-in caller's 4; among them, the next turn goes to the address with the fewest
-// requests running, then to the one let in least recently.
+// requests running, then to the one let in least recently. One anonymous address runs at most
+// ANONYMOUS_MAX_REQUESTS_PER_ADDRESS (1) at once: a request refused in a fraction of a millisecond
+// still costs ~2 ms of the event loop (HTTP, body, guard, the answer), and eight clients from one
+// address looping such a request held 4 of those turns against the probe's one (issue 31); waiting
+// requests cost nothing until their turn, so the address gets one slice of the loop, not four.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../shared/errors.js';
@@ -31,6 +35,8 @@ export interface CallerGateSettings {
   readonly waitMs: number;
   /** Requests of all anonymous callers (keys `addr:...`) running at once; 0: no limit of their own. */
   readonly anonymous?: number;
+  /** Requests of one anonymous address running at once (at most `limit`); 0: `limit`. */
+  readonly perAddress?: number;
 }
 
 export type Refusal = 'queue_full' | 'wait_limit' | 'stopping';
@@ -56,7 +62,18 @@ export class CallerGate {
   private anonymousRunning = 0;
   private admissions = 0;
 
-  constructor(readonly settings: CallerGateSettings) {}
+  /** What one anonymous address may run at once: ANONYMOUS_MAX_REQUESTS_PER_ADDRESS, within MAX_REQUESTS_PER_CALLER. */
+  private readonly addressLimit: number;
+
+  constructor(readonly settings: CallerGateSettings) {
+    const perAddress = settings.perAddress ?? 0;
+    this.addressLimit = perAddress > 0 ? Math.min(perAddress, settings.limit) : settings.limit;
+  }
+
+  /** Requests `key` may run at once. */
+  limitOf(key: string): number {
+    return isAnonymous(key) ? this.addressLimit : this.settings.limit;
+  }
 
   /**
    * The server is stopping: the requests still waiting are refused (they would start work the
@@ -84,7 +101,7 @@ export class CallerGate {
       refused('stopping');
       return () => undefined;
     }
-    if (caller.running < this.settings.limit && !caller.waiting.length && this.anonymousRoom(key, true)) {
+    if (caller.running < this.limitOf(key) && !caller.waiting.length && this.anonymousRoom(key, true)) {
       this.take(key, caller);
       admitted();
       return () => undefined;
@@ -146,7 +163,7 @@ export class CallerGate {
     if (this.anonymousRunning >= limit) return false;
     if (!arriving) return true;
     // Waiting for the anonymous share, not for its own limit: those go first.
-    for (const [k, c] of this.callers) if (c.waiting.length && isAnonymous(k) && c.running < this.settings.limit) return false;
+    for (const [k, c] of this.callers) if (c.waiting.length && isAnonymous(k) && c.running < this.addressLimit) return false;
     return true;
   }
 
@@ -161,7 +178,7 @@ export class CallerGate {
     while (this.anonymousRoom('addr:', false)) {
       let next: Caller | undefined;
       for (const [k, c] of this.callers) {
-        if (!isAnonymous(k) || !c.waiting.length || c.running >= this.settings.limit) continue;
+        if (!isAnonymous(k) || !c.waiting.length || c.running >= this.addressLimit) continue;
         if (!next || c.running < next.running || (c.running === next.running && c.served < next.served)) next = c;
       }
       if (!next) return;
@@ -237,7 +254,10 @@ export function registerCallerGate(fastify: FastifyInstance, settings: CallerGat
       const because = why === 'queue_full'
         ? `${settings.queue} more are already waiting (CALLER_QUEUE_SIZE)`
         : `none of them ended within ${settings.waitMs} ms (CALLER_QUEUE_TIMEOUT)`;
-      sendError(reply, 429, ErrorCode.TooManyRequests, `too many requests from this caller: ${settings.limit} are running (MAX_REQUESTS_PER_CALLER) and ${because}; try again`);
+      const running = key.startsWith('addr:') && gate.limitOf(key) < settings.limit
+        ? `this address: ${gate.limitOf(key)} are running (ANONYMOUS_MAX_REQUESTS_PER_ADDRESS)`
+        : `this caller: ${settings.limit} are running (MAX_REQUESTS_PER_CALLER)`;
+      sendError(reply, 429, ErrorCode.TooManyRequests, `too many requests from ${running} and ${because}; try again`);
     });
     // 'close' comes once the answer was written or the connection went away, whichever is first.
     reply.raw.once('close', () => {

@@ -67,7 +67,7 @@ export function exactJsonBodies(fastify: FastifyInstance, limits: JsonBodyLimits
       if (!text.trim()) return finish(Object.assign(new Error("Body cannot be empty when content-type is set to 'application/json'"), { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' }));
       let body: unknown;
       try {
-        body = parseDbJson(text);
+        body = scan.mayHoldBigIntegers ? parseDbJson(text) : JSON.parse(text);
       } catch (e) {
         return finish(Object.assign(new Error(`invalid JSON: ${(e as Error).message}`), { statusCode: 400 }));
       }

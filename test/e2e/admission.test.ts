@@ -36,6 +36,9 @@ beforeAll(async () => {
     DB_MAX_OPEN_CONNS: '2',
     SOURCE_ROLE_SHARE: '0.5',
     SOURCE_QUEUE_TIMEOUT: '300ms',
+    // Two anonymous statements from one address reach the pool's admission (this test's subject),
+    // rather than the second waiting at the entry for the address's one request (caller-gate.test.ts).
+    ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: '0',
     QUERY_TIMEOUT: '0',
     // Slow statements must stay slow: with the default row cap (MAX_RESPONSE_ROWS, and anonymous callers'
     // ANONYMOUS_MAX_RESPONSE_ROWS) the 2,000,000,000-row series is refused at its first row over it.

@@ -133,6 +133,15 @@ describe('refusals under application/graphql-response+json (issue 15, GraphQL ov
     }
   });
 
+  it('a document over MAX_TOKENS is a syntax error: 400 for every client (the 5,000-alias flood crosses it first)', async () => {
+    const flood = `{ ${Array.from({ length: 5000 }, (_, i) => `a${i}: shop_tags { id }`).join(' ')} }`;
+    for (const headers of [STRICT, {}]) {
+      const r = await dialects.all[0]!.app.gql(flood, undefined, headers);
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.errors, r.text).toEqual([{ message: 'the query document has more than 2000 tokens (MAX_TOKENS)', locations: [{ line: 1, column: expect.any(Number) }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } }]);
+    }
+  });
+
   it('a syntax error is 400 for every client', async () => {
     for (const headers of [STRICT, {}]) {
       const r = await dialects.all[0]!.app.gql('{ shop_tags { id }', undefined, headers);

@@ -38,7 +38,11 @@ export async function startApp(env: Record<string, string> = {}, imports: import
   process.chdir(dir);
   // Tests register catalogs from the fixtures and from temporary directories (CATALOG_ALLOWED_PATHS).
   const allowed = [CATALOGS, FIXTURES, tmpdir()].join(',');
-  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ...env }, argv: [], cwd: dir });
+  // Every anonymous request of an in-process test comes from one address (inject's 127.0.0.1), and
+  // several tests send anonymous requests side by side on purpose (concurrent misses, parallel writes):
+  // they keep MAX_REQUESTS_PER_CALLER's 4 rather than one per anonymous address, which
+  // test/e2e/caller-gate.test.ts checks against a real server.
+  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: '0', ...env }, argv: [], cwd: dir });
   const app = await createApp(config, createLogger(config.LOG_LEVEL), imports);
   await app.getHttpAdapter().getInstance().ready();
   const fastify = app.getHttpAdapter().getInstance();

@@ -90,3 +90,29 @@ describe('BodyScan', () => {
     }
   });
 });
+
+describe('BodyScan.mayHoldBigIntegers', () => {
+  /** The flag after the whole body was fed in chunks cut at `cuts`. */
+  const flag = (text: string, cuts: readonly number[] = []) => {
+    const bytes = Buffer.from(text);
+    const s = new BodyScan({ maxListValues: 0, maxNesting: 100 });
+    let from = 0;
+    for (const at of [...cuts, bytes.length]) {
+      s.feed(bytes.subarray(from, at));
+      from = at;
+    }
+    return s.mayHoldBigIntegers;
+  };
+
+  it('is set by an integer of 16 or more digits outside strings, wherever the body is cut (the body is then parsed exactly)', () => {
+    for (const text of ['{"variables":{"id":9007199254740993}}', '{"variables":{"ids":[12345678901234567890]}}', '{"variables":{"n":-1234567890123456}}']) {
+      for (const cuts of everyCut(text)) expect(flag(text, cuts[0] === undefined ? [] : [cuts[0]]), `${text} ${cuts}`).toBe(true);
+    }
+  });
+
+  it('is not set by shorter numbers or by digits inside strings (JSON.parse reads those bodies)', () => {
+    for (const text of ['{"query":"{ a123456789012345678: x }","variables":{"s":"12345678901234567890"}}', '{"variables":{"ids":[123456789012345,123456789012345, 1.5, -3e10]}}']) {
+      for (const cuts of everyCut(text)) expect(flag(text, cuts[0] === undefined ? [] : [cuts[0]]), `${text} ${cuts}`).toBe(false);
+    }
+  });
+});

@@ -87,4 +87,28 @@ describe('CallerGate', () => {
     gate.leave('addr:a');
     expect(log).toEqual(['a1 runs', 'b1 runs', 'a2 runs']);
   });
+
+  it('runs one request per anonymous address (ANONYMOUS_MAX_REQUESTS_PER_ADDRESS): a second from the same address waits while another address runs', () => {
+    const gate = new CallerGate({ limit: 4, queue: 10, waitMs: 0, anonymous: 4, perAddress: 1 });
+    const log: string[] = [];
+    request(gate, 'addr:a', log, 'a1');
+    request(gate, 'addr:a', log, 'a2');
+    request(gate, 'addr:b', log, 'b1');
+    // Signed-in callers keep MAX_REQUESTS_PER_CALLER.
+    for (const n of ['k1', 'k2']) request(gate, 'key:k', log, n);
+    expect(log).toEqual(['a1 runs', 'b1 runs', 'k1 runs', 'k2 runs']);
+    expect(gate.limitOf('addr:a')).toBe(1);
+    expect(gate.limitOf('key:k')).toBe(4);
+    gate.leave('addr:b');
+    expect(log.slice(4)).toEqual([]);
+    gate.leave('addr:a');
+    expect(log.slice(4)).toEqual(['a2 runs']);
+    for (const k of ['addr:a', 'key:k', 'key:k']) gate.leave(k);
+    expect(gate.size).toBe(0);
+    // 0: MAX_REQUESTS_PER_CALLER alone.
+    const open = new CallerGate({ limit: 2, queue: 10, waitMs: 0, perAddress: 0 });
+    const seen: string[] = [];
+    for (const n of ['a1', 'a2', 'a3']) request(open, 'addr:a', seen, n);
+    expect(seen).toEqual(['a1 runs', 'a2 runs']);
+  });
 });

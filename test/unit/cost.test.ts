@@ -2,7 +2,7 @@
 // `npm run bench` workload fits inside the default limits, with the figures the model gives.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getOperationAST, Lexer, parse, Source, TokenKind, visit } from 'graphql';
+import { getLocation, getOperationAST, Lexer, parse, Source, TokenKind, visit } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { compileCatalog } from '../../src/catalog/compile.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -103,6 +103,17 @@ describe('token count before parsing (issue 31: MAX_TOKENS refused before a full
     // The 51st token: `{`, `shop_tags`, `{` and 47 `id`s before it.
     expect(error?.locations).toEqual([{ line: 1, column: 14 + 3 * 47 + 1 }]);
     expect(guard.before?.(`{ shop_tags { ${'id '.repeat(40)} } }`, undefined, identity)).toBeUndefined();
+  });
+
+  it('locates the token that crossed the limit on its line, with line breaks (\\n, \\r\\n, \\r) before and after it', () => {
+    const guard = requestGuard({ MAX_DEPTH: 7, MAX_QUERY_COST: 0, MAX_ROOT_FIELDS: 0, MAX_ALIASES: 0, MAX_TOKENS: 10, MAX_LIST_VALUES: 100, COST_LIMITS_EXEMPT: [] });
+    const identity = { role: 'admin', userId: null, userName: 'a', authType: 'anonymous' };
+    // `{ shop_tags {` on line 1, `id` 2, `a` 3, `b` 4 (after a lone \r), `x y c d` 5 (after \r\n, one break): the 11th token is `e`.
+    const text = '{ shop_tags {\n  id\r\n  a\rb\r\n  x y c d\n e\n f } }\n';
+    const error = guard.before?.(text, undefined, identity);
+    expect(error?.locations).toEqual([{ line: 6, column: 2 }]);
+    // What graphql-js says of the whole text.
+    expect(error?.locations).toEqual([getLocation(new Source(text), text.indexOf('e\n'))]);
   });
 
   it('refuses a list in the variables longer than MAX_LIST_VALUES before graphql-js coerces it', () => {

@@ -64,6 +64,15 @@ export class BodyScan {
   private opened = false;
   /** The depth of the outermost `variables` container (0: not inside one). */
   private variablesAt = 0;
+  /** Digits in a row outside strings, up to the byte read last. */
+  private digits = 0;
+  /**
+   * A run of 16 or more digits outside strings was read: the body may hold an integer a double cannot
+   * keep exactly (parseDbJson's slower path). Without one it can go to JSON.parse as it is, and nobody
+   * searches its text for such runs again (a regular expression over a 116 kB alias flood cost more
+   * than parsing it).
+   */
+  mayHoldBigIntegers = false;
 
   constructor(private readonly limits: BodyScanLimits) {}
 
@@ -78,6 +87,7 @@ export class BodyScan {
     let opened = this.opened;
     let inString = this.inString;
     let escaped = this.escaped;
+    let digits = this.digits;
     for (let i = 0; i < n; i++) {
       if (inString) {
         // Byte by byte to the closing quote (most strings are short: cheaper than a native search),
@@ -118,6 +128,11 @@ export class BodyScan {
         continue;
       }
       const c = chunk[i]!;
+      if (c >= 0x30 && c <= 0x39) {
+        if (++digits >= 16) this.mayHoldBigIntegers = true;
+        // A number's first digit is a value: the first of a list just opened counts (below).
+        if (!opened) continue;
+      } else digits = 0;
       if (c === 0x2c) {
         // A comma: the next value of a list, the next member of an object.
         if (top?.array) {
@@ -168,6 +183,7 @@ export class BodyScan {
       // Anything else (digits, letters of true/false/null, colons) changes nothing the scan tracks.
     }
     this.depth = depth;
+    this.digits = digits;
     this.opened = opened;
     this.inString = inString;
     this.escaped = escaped;
