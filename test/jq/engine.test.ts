@@ -82,7 +82,10 @@ describe('limits', () => {
   });
 
   it('the memory bound is JQ_MEMORY', async () => {
-    const e = await failure('"x" | until(length > 1e9; . + .) | length');
+    // Its own engine with a long time limit: the doubling reaches 128 MB in well under a second on a quiet
+    // machine, but under load the shared engine's 1.5 s limit could end it first (seen: JQ_TIMEOUT at load 13).
+    const roomy = new JqEngine({ timeoutMs: 60_000, memoryMb: 128, threads: 1, maxPasses: 16 });
+    const e = await failure('"x" | until(length > 1e9; . + .) | length', 'null', roomy).finally(() => roomy.close());
     expect(e.code).toBe('JQ_MEMORY');
     expect(e.message).toMatch(/more than 128 MB/);
     expect((await run('[range(5)] | add')).value()).toBe(10);

@@ -27,7 +27,9 @@ function project(files: Record<string, string>): string {
 
 const build = (dir: string, ...args: string[]) => spawnSync(process.execPath, ['scripts/build.mjs', ...args], { cwd: dir, encoding: 'utf8' });
 
-describe('scripts/build.mjs', () => {
+// Each test runs tsc in a child process: seconds on a quiet machine, over the default 30 s under load (seen at
+// load 13 on two cores), so the bound here is the CI's patience, not a speed claim.
+describe('scripts/build.mjs', { timeout: 180_000 }, () => {
   it('keeps the decorator metadata Nest injects by, and runs nothing a second time when nothing changed', () => {
     const dir = project({
       'src/b.ts': 'export class B {}\n',
