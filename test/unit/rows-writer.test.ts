@@ -63,6 +63,13 @@ describe('the rows writer', () => {
     expect(w.objects()).toBe(7);
   });
 
+  it('writes every UTF-16 code unit in a string as JSON.stringify does (escapes, lone surrogates)', () => {
+    const w = rowsWriter(asm, OUT)!;
+    const rows = Array.from({ length: 0x10000 }, (_, c) => [c, `a${String.fromCharCode(c)}b`, 1, null, null, null]);
+    rows.push([0, 'pair \u{1F600} \ud83d\ude00 end', 1, null, null, null]);
+    expect(w.write(rows, Infinity)).toBe(before(rows, OUT));
+  });
+
   it('writes no text where a value is not its own completion (completed from the objects instead)', () => {
     const w = rowsWriter(asm, OUT)!;
     for (const bad of [
