@@ -37,8 +37,9 @@ INSERT INTO edge VALUES
   (2, -99999999999999999999999999999999999999, 9007199254740992, -9007199254740993, NULL, NULL),
   (3, 0, -9007199254740991, 9007199254740991, 'c', ''),
   (4, NULL, NULL, NULL, 'd', NULL);
-CREATE TABLE edge_kid (id int PRIMARY KEY, edge_id int, n numeric(38,0), i8 bigint, note text);
-INSERT INTO edge_kid VALUES (1, 1, 123456789012345678901234567890, 9007199254740993, 'k1'), (2, 1, -9007199254740993, -1, NULL), (3, 3, 1.0, 0, 'k3'), (4, 2, NULL, NULL, 'k4');`;
+CREATE TABLE edge_kid (id int PRIMARY KEY, edge_id int, n numeric(38,0), i8 bigint, note text, doc json, f float8);
+INSERT INTO edge_kid VALUES (1, 1, 123456789012345678901234567890, 9007199254740993, 'k1', '{"a": 12345678901234567890, "b": [1.50]}', 1e300),
+  (2, 1, -9007199254740993, -1, NULL, '[9007199254740993]', -1.5), (3, 3, 1.0, 0, 'k3', 'null', 12345678901234.5), (4, 2, NULL, NULL, 'k4', NULL, NULL);`;
 const ODD_SDL = `type odd @table(name: "odd") {
   id: Int! @pk
   n: Float
@@ -79,6 +80,8 @@ type edge_kid @table(name: "edge_kid") {
   n: BigInt
   i8: BigInt
   note: String!
+  doc: JSON
+  f: Float
 }`;
 
 const KINDS = 'id small big amount exact ratio dbl flag label code uid mood tags nums doc raw ir br tr span day at_time ts naive geom geog';
@@ -106,6 +109,7 @@ const REQUESTS: GoldenRequest[] = [
   { name: 'odd values', query: `{ po_odd(order_by: [{field: "id"}]) { ${ODD} } }` },
   { name: 'odd values in a time zone', query: `{ po_odd(filter: {id: {in: [3, 4]}}, order_by: [{field: "id"}]) { ${ODD} } }`, headers: { 'x-svc-timezone': 'Asia/Kolkata' } },
   { name: 'integers at and beyond 2^53 (int8, numeric(38,0)), at the root and in a 1:N level', query: '{ po_edge(order_by: [{field: "id"}]) { id wide i8 label kids(nested_order_by: [{field: "id"}]) { id n i8 } } }' },
+  { name: 'a 1:N level of JSON values with big integers (read with the scan), and of floats beyond 2^53', query: '{ po_edge(order_by: [{field: "id"}]) { id kids(nested_order_by: [{field: "id"}]) { id doc } } f: po_edge(order_by: [{field: "id"}]) { id kids(nested_order_by: [{field: "id"}]) { id f } } }' },
   { name: 'a 1:N level empty, by key and absent', query: '{ a: po_edge_by_pk(id: 4) { id kids { id } } b: po_edge_by_pk(id: 9) { id kids { id } } c: po_edge_kid(order_by: [{field: "id"}]) { id edge { id kids(nested_order_by: [{field: "id"}]) { id } } } }' },
   { name: 'an error: a numeric beyond 2^53 served as Float', query: '{ po_edge(order_by: [{field: "id"}]) { id w2 } }' },
   { name: 'an error: a null in a non-null column at the root', query: '{ po_edge(order_by: [{field: "id"}]) { id req } }' },

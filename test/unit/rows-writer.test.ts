@@ -39,8 +39,8 @@ const OUT = nn(list(nn(obj({
 const asm = assembler(LAYOUT)!;
 
 const ROWS: unknown[][] = [
-  [1, 'quote " back \\ nl \n ctl \u0001 sep \u2028 emoji \u{1F600}', 9007199254740993n, 1, true, [[1.5, 'a'], [-0, '']]],
-  [2, null, -12345678901234567890n, null, null, []],
+  [1, 'quote " back \\ nl \n ctl \u0001 sep \u2028 emoji \u{1F600}', 9007199254740993n, 1, true, '[[1.5, "a"], [-0, ""]]'],
+  [2, null, -12345678901234567890n, null, null, '[]'],
   [3, '', 0, 1, null, null],
 ];
 
@@ -76,12 +76,27 @@ describe('the rows writer', () => {
       [null, 'x', 1, null, null, null], // null in Int!
       [2 ** 31, 'x', 1, null, null, null], // beyond GraphQL's Int
       [1, 5, 1, null, null, null], // a number where String serializes to text
-      [1, 'x', 1, null, null, [[Number.NaN, 'a']]], // Float cannot represent NaN
+      [1, 'x', 1, null, null, '[["NaN", "a"]]'], // Float cannot represent NaN (PostgreSQL quotes it)
       [1, 'x', 1, 1, 'yes', null], // Boolean over a string
     ]) {
       expect(w.write([bad], Infinity), JSON.stringify(bad, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toBeUndefined();
       expect(before([bad], OUT)).toBeUndefined();
     }
+  });
+
+  it('reads 1:N text without the big-integer scan, and stops at a number the scan would have kept exact', () => {
+    const w = rowsWriter(asm, OUT)!;
+    // Read by JSON.parse, as no column of the level can hold an object: the same text.
+    const plain = [[1, 'x', 1, null, null, '[[12345678901234.5, "a"], [-9007199254740991, "b"]]']];
+    expect(w.write(plain, Infinity)).toBe(before(plain, OUT));
+    expect(w.write(plain, Infinity)).toContain('-9007199254740991');
+    for (const big of ['[[9007199254740993, "big"]]', '[[1e300, "x"]]']) {
+      const rows = [[1, 'x', 1, null, null, big]];
+      // Beyond 2^53: the writer stops; the objects, read with the scan, hold the exact value.
+      expect(w.write(rows, Infinity)).toBeUndefined();
+    }
+    expect((asm([[1, 'x', 1, null, null, '[[9007199254740993, "big"]]']]) as { items: { n: unknown }[] }[])[0]!.items[0]!.n).toBe(9007199254740993n);
+    expect(before([[1, 'x', 1, null, null, '[[1e300, "x"]]']], OUT)).toContain('"n":1e+300');
   });
 
   it('has no writer for a shape its layout does not hold (another key order, an object read as a leaf)', () => {

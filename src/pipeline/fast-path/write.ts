@@ -10,7 +10,7 @@ import { GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInt, type GraphQLLeafTy
 import type { RowsAssembler } from '../../sql/compiler.js';
 import type { RowsWriter } from '../../sql/rows/answer.js';
 import type { PositionalObject, RowField } from '../../sql/rows/layout.js';
-import { stringifyJson } from '../../shared/json.js';
+import { parseDbJson, stringifyJson } from '../../shared/json.js';
 import type { Out } from './shape.js';
 
 /** Thrown by a value writer where the completed value may differ: the caller completes the objects. */
@@ -58,26 +58,55 @@ const IDENTITY: Leaf = (v) => {
   }
 };
 
+// Values of JSON text read by JSON.parse, without parseDbJson's scan for big integers ("unmarked"):
+// an integer token beyond 2^53 became a double with |v| > MAX_SAFE_INTEGER, so any such number
+// stops the writer (the objects are then read with the scan, exactly), as does an object or list
+// under a custom scalar (it could hold such a number). Other values are exact either way.
+const unsafe = (v: number): boolean => v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER;
+const FLOAT_UNMARKED: Leaf = (v) => (typeof v === 'number' && Number.isFinite(v) && !unsafe(v) ? `${v}` : v === null ? 'null' : bail());
+const IDENTITY_UNMARKED: Leaf = (v) => (typeof v === 'object' && v !== null) || (typeof v === 'number' && unsafe(v)) ? bail() : IDENTITY(v);
+
 const BUILT_IN = new Map<GraphQLLeafType, Leaf>([[GraphQLString, STRING], [GraphQLID, STRING], [GraphQLBoolean, BOOLEAN], [GraphQLInt, INT], [GraphQLFloat, FLOAT]]);
 /** graphql-js's serialize of a scalar declared without one (the same function for every such scalar). */
 const IDENTITY_SERIALIZE = new GraphQLScalarType({ name: 'Identity' }).serialize;
+/** Catalog scalars (SPEC §3.4) whose values are JSON strings or numbers, never objects or lists. */
+const FLAT_SCALARS = new Set(['BigInt', 'Date', 'Time', 'Timestamp', 'DateTime', 'Interval']);
 
-function scalarLeaf(type: GraphQLLeafType): Leaf | undefined {
+function scalarLeaf(type: GraphQLLeafType, unmarked: boolean): Leaf | undefined {
+  if (type === GraphQLFloat && unmarked) return FLOAT_UNMARKED;
   const builtIn = BUILT_IN.get(type);
   if (builtIn) return builtIn;
   // Enums and scalars with a serialize of their own (a renamed built-in, an extension's) are completed as before.
-  return type instanceof GraphQLScalarType && type.serialize === IDENTITY_SERIALIZE ? IDENTITY : undefined;
+  if (!(type instanceof GraphQLScalarType) || type.serialize !== IDENTITY_SERIALIZE) return undefined;
+  return unmarked ? IDENTITY_UNMARKED : IDENTITY;
+}
+
+/**
+ * Whether JSON text answering `out` may be read without the big-integer scan: every leaf is a
+ * built-in scalar or one of the flat catalog scalars (the per-column checks above then suffice).
+ * JSON, Geometry, ranges and other values that may be objects keep the scan.
+ */
+function unmarkedFits(out: Out): boolean {
+  switch (out.kind) {
+    case 'non_null':
+    case 'list':
+      return unmarkedFits(out.of);
+    case 'leaf':
+      return BUILT_IN.has(out.type) || FLAT_SCALARS.has(out.type.name);
+    case 'object':
+      return out.fields.every((f) => f.typename !== undefined || unmarkedFits(f.out));
+  }
 }
 
 /** The writer of a value read from a column (a leaf or a list of them), or undefined for another shape. */
-function leafOf(out: Out): Leaf | undefined {
+function leafOf(out: Out, unmarked = false): Leaf | undefined {
   switch (out.kind) {
     case 'non_null': {
-      const of = leafOf(out.of);
+      const of = leafOf(out.of, unmarked);
       return of && ((v) => (v === null || v === undefined ? bail() : of(v)));
     }
     case 'list': {
-      const of = leafOf(out.of);
+      const of = leafOf(out.of, unmarked);
       return of && ((v) => {
         if (v === null) return 'null';
         if (!Array.isArray(v)) bail();
@@ -87,7 +116,7 @@ function leafOf(out: Out): Leaf | undefined {
       });
     }
     case 'leaf':
-      return scalarLeaf(out.type);
+      return scalarLeaf(out.type, unmarked);
     case 'object':
       return undefined;
   }
@@ -138,9 +167,11 @@ class Code {
 class Generator {
   readonly leaves: Leaf[] = [];
   private readonly helpers: string[] = [];
+  /** Generating the values of JSON text read without the big-integer scan. */
+  private unmarked = false;
 
   private leaf(out: Out): string {
-    const l = leafOf(out);
+    const l = leafOf(out, this.unmarked);
     if (!l) throw new NoWriter();
     return `W[${this.leaves.push(l) - 1}]`;
   }
@@ -191,7 +222,7 @@ class Generator {
           break;
         }
         case 'children':
-          code.value(`${this.listHelper(v.rows, sub.out)}(${r}[${v.index}])`);
+          code.value(`${this.parsed(sub.out, () => this.listHelper(v.rows, sub.out))}(${r}[${v.index}]))`);
           break;
       }
     });
@@ -214,6 +245,20 @@ class Generator {
       else code.value(`${f.kind === 'object' ? this.objectHelper(f.of, sub.out) : this.listHelper(f.of, sub.out)}(${v})`);
     });
     code.text(o.fields.length ? '}' : '{}');
+  }
+
+  /**
+   * `helper(J(` for JSON text answering `out`: read by JSON.parse with per-column checks where its
+   * types allow (unmarkedFits), else by parseDbJson with the scan; `helper` generated to match.
+   */
+  private parsed(out: Out, helper: () => string): string {
+    const was = this.unmarked;
+    this.unmarked = unmarkedFits(out);
+    try {
+      return `${helper()}(${this.unmarked ? 'JP' : 'DP'}`;
+    } finally {
+      this.unmarked = was;
+    }
   }
 
   private objectHelper(o: PositionalObject, out: Out): string {
@@ -251,8 +296,15 @@ class Generator {
     }
     if (layout.positional) {
       const o = objectOut(rootOut, layout.positional.fields.map((f) => f.key));
-      root.raw(`const x = r[0]; if (x === null) ${nonNull ? 'bail();' : "s += 'null'; else"} {`);
-      this.positional(root, layout.positional, o, 'x');
+      const positional = layout.positional;
+      // The row's JSON text (MySQL), read as a 1:N column is.
+      const read = this.parsed(o, () => this.helper((name) => {
+        const body = new Code();
+        this.positional(body, positional, o, 'x');
+        return `function ${name}(x) { if (!Array.isArray(x)) bail(); let s = ''; ${body.done()} return s; }`;
+      }));
+      root.raw(`if (r[0] === null) ${nonNull ? 'bail();' : "s += 'null'; else"} {`);
+      root.value(`${read}(r[0]))`);
       root.raw('}');
     } else {
       this.rowObject(root, layout.fields, objectOut(rootOut, layout.fields.map((f) => f.key)), 'r');
@@ -260,7 +312,7 @@ class Generator {
     const body = layout.many
       ? `let s = '['; for (let i = 0; i < rows.length; i++) { const r = rows[i]; if (i) s += ','; ${root.done()} if (s.length > max) return s; } return s + ']';`
       : `if (rows.length === 0) ${nonNull ? 'bail();' : "return 'null';"} const r = rows[0]; let s = ''; ${root.done()} return s;`;
-    return `'use strict';\nlet n = 0;\n${this.helpers.join('\n')}\nfunction run(rows, max) { ${body} }\nreturn { objects: () => n, write(rows, max) { n = 0; try { return run(rows, max); } catch (e) { if (e === BAIL) return undefined; throw e; } } };`;
+    return `'use strict';\nlet n = 0;\nconst JP = (t) => (t === null ? null : JSON.parse(t));\nconst DP = (t) => (t === null ? null : parseDbJson(t));\n${this.helpers.join('\n')}\nfunction run(rows, max) { ${body} }\nreturn { objects: () => n, write(rows, max) { n = 0; try { return run(rows, max); } catch (e) { if (e === BAIL) return undefined; throw e; } } };`;
   }
 }
 
@@ -298,13 +350,13 @@ export function rowsWriter(assembler: RowsAssembler, out: Out): RowsWriter | und
     if (!make) {
       try {
         // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from column positions and quoted keys only
-        make = new Function('BAIL', 'bail', 'W', g.source) as never;
+        make = new Function('BAIL', 'bail', 'parseDbJson', 'W', g.source) as never;
       } catch (e) {
         if (!(e instanceof EvalError)) throw e;
       }
       if (make) {
-        const fn = make as unknown as (b: Error, bl: () => never, W: readonly Leaf[]) => RowsWriter;
-        make = (W) => fn(BAIL, bail, W);
+        const fn = make as unknown as (b: Error, bl: () => never, p: typeof parseDbJson, W: readonly Leaf[]) => RowsWriter;
+        make = (W) => fn(BAIL, bail, parseDbJson, W);
         if (compiled.size >= MAX_KEPT) compiled.clear();
         compiled.set(g.source, make);
       }

@@ -42,7 +42,8 @@ function jsonOf(v: unknown): unknown {
 /** A rows statement's answer (src/sql/rows/): each row's one column is its object as a positional JSON array. */
 async function answerOf(c: Conn, stmt: CompiledSql): Promise<RowsAnswer> {
   const [rows] = await c.execute({ ...prepared(stmt), rowsAsArray: true } as never);
-  return new RowsAnswer((rows as unknown as unknown[][]).map((r) => [jsonOf(r[0])]), stmt.rows!);
+  // Each row's JSON as text: parsed by the writer or the assembler (src/sql/rows/assemble.ts).
+  return new RowsAnswer((rows as unknown as unknown[][]).map((r) => [r[0] === null || r[0] === undefined ? null : Buffer.isBuffer(r[0]) ? r[0].toString('utf8') : String(r[0])]), stmt.rows!);
 }
 
 type Conn = mysql.PoolConnection | mysql.Connection;

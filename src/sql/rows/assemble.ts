@@ -2,6 +2,7 @@
 // builds the answer objects straight from the rows (no per-field interpretation per row, nothing
 // built per row but the answer). The generated text holds column positions and response keys only
 // (as JSON string literals), never a value of a request.
+import { parseDbJson } from '../../shared/json.js';
 import type { RowsAssembler } from '../compiler.js';
 import type { PositionalObject, RowField, RowValue, RowsLayout } from './layout.js';
 
@@ -57,16 +58,17 @@ class Generator {
       case 'object':
         return `(${r}[${v.present}] === null ? null : ${this.rowObject(v.fields, r)})`;
       case 'children':
-        return `${this.listHelper(v.rows)}(${r}[${v.index}])`;
+        return `${this.listHelper(v.rows)}(P(${r}[${v.index}]))`;
     }
   }
 
   source(layout: RowsLayout): string {
-    const object = layout.positional ? `${this.objectHelper(layout.positional)}(r[0])` : this.rowObject(layout.fields, 'r');
+    const object = layout.positional ? `${this.objectHelper(layout.positional)}(P(r[0]))` : this.rowObject(layout.fields, 'r');
     const body = layout.many
       ? `const out = []; for (let i = 0; i < rows.length; i++) { const r = rows[i]; out.push(${object}); } return out;`
       : `if (rows.length === 0) return null; const r = rows[0]; return ${object};`;
-    return `'use strict';\n${this.helpers.join('\n')}\nreturn function assemble(rows) { ${body} };`;
+    // P: JSON text (a 1:N column, a MySQL row) read with its big integers exact; null stays null.
+    return `'use strict';\nconst P = (t) => (t === null ? null : parse(t));\n${this.helpers.join('\n')}\nreturn function assemble(rows) { ${body} };`;
   }
 }
 
@@ -86,7 +88,7 @@ export function assembler(layout: RowsLayout): RowsAssembler | undefined {
   if (!fn) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from column positions and quoted keys only
-      fn = Object.assign(new Function(source)() as (rows: readonly (readonly unknown[])[]) => unknown, { layout });
+      fn = Object.assign(new Function('parse', source)(parseDbJson) as (rows: readonly (readonly unknown[])[]) => unknown, { layout });
     } catch (e) {
       if (e instanceof EvalError) return undefined;
       throw e;

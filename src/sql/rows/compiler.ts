@@ -135,7 +135,9 @@ export abstract class RowsCompiler extends SqlCompiler {
         }
         case 'array': {
           const n = count.column++;
-          level.columns.push({ n, sql: `(${this.positional(ctx, () => this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true))})` });
+          // As text: the fast path parses it without scanning for big integers where the level's
+          // column types allow (src/pipeline/fast-path/write.ts), the objects path with the scan.
+          level.columns.push({ n, sql: `CAST((${this.positional(ctx, () => this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true))}) AS text)` });
           level.fields.push({ key: f.key, value: { kind: 'children', index: n, rows: positionalShape(f.select) } });
           break;
         }

@@ -9,7 +9,7 @@ export type RowValue =
   | { readonly kind: 'const'; readonly value: string | number | boolean | null }
   /** A to-one relation joined into the row: null when its marker column is (no related row). */
   | { readonly kind: 'object'; readonly present: number; readonly fields: readonly RowField[] }
-  /** A 1:N relation: one column holding its rows as JSON arrays of values in field order. */
+  /** A 1:N relation: one column holding its rows as JSON text, arrays of values in field order. */
   | { readonly kind: 'children'; readonly index: number; readonly rows: PositionalObject };
 
 export interface RowField {
@@ -30,6 +30,6 @@ export interface RowsLayout {
   /** A list (every row is an item) or one object (the first row, null without rows). */
   readonly many: boolean;
   readonly fields: readonly RowField[];
-  /** Instead of `fields`: each row's first column holds its object as a positional array (MySQL). */
+  /** Instead of `fields`: each row's first column holds its object as the JSON text of a positional array (MySQL). */
   readonly positional?: PositionalObject;
 }
