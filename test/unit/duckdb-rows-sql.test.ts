@@ -75,4 +75,10 @@ describe('DuckDB rows of a limited, unordered list', () => {
     expect(stmt.sql).toContain('(SELECT "t0".* FROM');
     expect(stmt.window).toBeUndefined();
   });
+
+  it('with a field of catalog SQL keep the derived table (it may read other tables)', () => {
+    const sel = list([], 10);
+    const computed = { ...sel, fields: [...sel.fields, { kind: 'scalar', key: 'twice', expr: { kind: 'raw', parts: [column('id'), ' * 2'] }, scalar: 'Int', list: false }] } as SelectNode;
+    expect(compiler.compileRows(computed).window).toBeUndefined();
+  });
 });

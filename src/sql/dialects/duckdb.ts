@@ -55,6 +55,16 @@ function joinable(sel: SelectNode): boolean {
     && !(sel.where && hasSubquery(sel.where));
 }
 
+/**
+ * A list read straight from its table or view: its own columns and constants only, filtered without
+ * a subquery. Anything read through a join (relations, subqueries, computed SQL) could come in another
+ * order than the scan's once the LIMIT is no longer below it.
+ */
+function scannedInOrder(sel: SelectNode): boolean {
+  return sel.fields.every((f) => f.kind === 'const' || (f.kind === 'scalar' && f.expr.kind === 'column')) && !(sel.where && hasSubquery(sel.where))
+    && !sel.correlate && !sel.from.group && !sel.from.keys;
+}
+
 /** The related row's column of a correlation made of column equalities only, else undefined. */
 function presence(f: FilterNode | undefined, alias: string): { table: string; column: string } | undefined {
   const items = f?.kind === 'and' ? f.items : f ? [f] : [];
@@ -149,11 +159,10 @@ export class DuckDbCompiler extends SqlCompiler {
   override compileRows(sel: SelectNode, timezone = 'UTC'): CompiledSql {
     if ((sel.limit === undefined && !sel.offset) || sel.distinctOn?.length || sel.joins?.length || sel.pre) return super.compileRows(sel, timezone);
     const whole = { ...sel, limit: undefined, offset: undefined };
-    if (!sel.orderBy.length && sel.fields.every((f) => f.kind === 'scalar' || f.kind === 'const')) {
+    if (!sel.orderBy.length && scannedInOrder(sel)) {
       // Unordered: the LIMIT of a large read makes DuckDB gather every row it keeps before the first
       // is returned, to keep them in the order they were read (139 MB for the bench list); read as
-      // it is scanned, the rows stream, and the reader cuts them (DuckDbSource.streamRows). Only
-      // rows of the list's own columns: relations read through joins could come in another order.
+      // it is scanned, the rows stream, and the reader cuts them (DuckDbSource.streamRows).
       return { ...super.compileRows(whole, timezone), window: { offset: sel.offset ?? 0, ...(sel.limit !== undefined ? { limit: sel.limit } : {}) } };
     }
     if (!sel.orderBy.length || !sel.orderBy.every((o) => o.expr.kind === 'column' && o.expr.table === sel.from.alias)) return super.compileRows(sel, timezone);
