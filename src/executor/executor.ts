@@ -1,6 +1,6 @@
 // Runs plans: one statement per root read, writes inside the request's transaction.
 import { currentRequest } from '../shared/request-scope.js';
-import { inSpan, SpanKind } from '../shared/tracing.js';
+import { inSpan, SpanKind, tracingOn } from '../shared/tracing.js';
 import type { Logger } from '../shared/logger.js';
 import { RawJson } from '../shared/json.js';
 import { RowsAnswer } from '../sql/rows/answer.js';
@@ -126,12 +126,15 @@ export class Executor {
     const startedAt = Date.now();
     let error: Error | undefined;
     try {
-      // The statement's text, never its parameter values (they may be secrets).
-      const attributes = { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
       // The span records the client's error, not the driver's (which may quote values).
-      return await inSpan('svc.statement', attributes, () => run().catch((e: unknown) => {
+      const statement = () => run().catch((e: unknown) => {
         throw (error = translateDbError(e, runtime.name, this.log));
-      }), SpanKind.CLIENT);
+      });
+      // The statement's text, never its parameter values (they may be secrets). The attributes are
+      // made only while tracing is on: unused tracing costs a request nothing (issue 30).
+      return await (tracingOn()
+        ? inSpan('svc.statement', { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql }, statement, SpanKind.CLIENT)
+        : statement());
     } finally {
       const ms = performance.now() - started;
       for (const o of this.durations) o(runtime.name, ms);

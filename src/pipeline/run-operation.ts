@@ -43,6 +43,8 @@ export interface OperationAnswer {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** The headers of every prepared answer: one map, read by the entry points and never changed (a new map per request was measurable on Q0, issue 30). */
+const PREPARED_HEADERS = new HeaderMap([['content-type', JSON_TYPE]]);
 
 /** A header as HeaderMap reads it: names in any case, repeated values joined. */
 function headerOf(headers: OperationCall['headers'], name: string): string | undefined {
@@ -89,7 +91,7 @@ export class OperationRunner {
     if (call.prepared && method === 'POST' && !this.apolloSeesAll) {
       const text = await answerPrepared(this.schemas.current.schema, call.body, ctx, this.limits, accept);
       // A refusal of the whole request (an internal cluster call without the secret: 401) keeps its status here too.
-      if (text !== undefined) return { status: ctx.httpStatus ?? 200, headers: new HeaderMap([['content-type', JSON_TYPE]]), text, refusedEarly: false };
+      if (text !== undefined) return { status: ctx.httpStatus ?? 200, headers: PREPARED_HEADERS, text, refusedEarly: false };
     }
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(call.headers ?? {})) if (v !== undefined) headers.set(k, typeof v === 'string' ? v : v.join(', '));

@@ -250,13 +250,33 @@ export class PostgresSource implements DataSourceRuntime {
     }
   }
 
-  private async withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-    const c = await this.connections.connect();
-    try {
-      return await fn(c);
-    } finally {
-      c.release();
-    }
+  /**
+   * `fn` on a pooled connection, released when its promise settles. pg-pool's callback form: its
+   * promise form wraps every acquire in two more promises (issue 30: each request's fixed cost).
+   */
+  private withClient<T>(fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.connections.connect((err, c, release) => {
+        if (err || !c) return reject(err);
+        let running: Promise<T>;
+        try {
+          running = fn(c);
+        } catch (e) {
+          release();
+          return reject(e);
+        }
+        running.then(
+          (v) => {
+            release();
+            resolve(v);
+          },
+          (e: unknown) => {
+            release();
+            reject(e);
+          },
+        );
+      });
+    });
   }
 
 
