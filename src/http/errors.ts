@@ -2,7 +2,7 @@
 // bodies, authentication and authorisation failures.
 import type { FastifyReply } from 'fastify';
 import { ErrorCode, isLoggedCode, PublicError } from '../shared/errors.js';
-import { currentRequest } from '../shared/request-scope.js';
+import { currentRequest, type RequestScope } from '../shared/request-scope.js';
 import type { Logger } from '../shared/logger.js';
 
 export function errorBody(code: string, message: string): string {
@@ -17,6 +17,13 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
   void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorBody(code, message));
 }
 
+/** A body refused while it was read: over MAX_BODY_SIZE or MAX_LIST_VALUES (413), nested too deep (400). */
+function refusedByLimit(e: unknown): boolean {
+  if (e instanceof PublicError) return e.code === ErrorCode.PayloadTooLarge || (e.code === ErrorCode.BadUserInput && e.status === 400);
+  const err = e as { statusCode?: number; code?: string } | undefined;
+  return err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err?.statusCode === 413;
+}
+
 /** The status of a PublicError raised before execution (its own, else 503 or 400 by code). */
 function statusOf(e: PublicError): number {
   if (e.status !== 200) return e.status;
@@ -25,6 +32,10 @@ function statusOf(e: PublicError): number {
 
 /** Maps an error thrown before or around execution to a status and a public message. */
 export function sendFailure(reply: FastifyReply, e: unknown, log?: Logger): void {
+  if (refusedByLimit(e)) {
+    const scope = (reply.request as { svcScope?: RequestScope } | undefined)?.svcScope;
+    if (scope) scope.refusedByLimit = true;
+  }
   if (e instanceof PublicError) {
     if (isLoggedCode(e.code)) log?.error({ err: e }, 'request failed');
     return sendError(reply, statusOf(e), e.code, e.message);

@@ -99,6 +99,7 @@ export class QueryRoute implements OnModuleInit {
         if (applied.program !== undefined) context.jqPrograms.push(applied.program);
       }
       const answer = await this.operations.run(context, { method: req.method, headers: req.headers, search, body, prepared: true });
+      if (answer.refusedEarly && req.svcScope) req.svcScope.refusedByLimit = true;
       void reply.status(answer.status);
       for (const [k, v] of answer.headers) void reply.header(k, v);
       // Large root lists are read while they are written (src/pipeline/streamed.ts).

@@ -68,6 +68,8 @@ export class RequestLineBudget {
 /** `clock`: wall-clock milliseconds (a test's own, to put requests into one second). */
 export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesPerSecond = 0, clock: () => number = Date.now): void {
   const budget = new RequestLineBudget(linesPerSecond);
+  // Refusals by a limit have a budget of their own, so their `skipped` counts only them.
+  const refusals = new RequestLineBudget(linesPerSecond);
   fastify.addHook('onRequest', (req, reply, done) => {
     const scope = new RequestScope(req.id);
     scope.address = req.ip;
@@ -114,10 +116,12 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
     // Nothing is built for a line the level drops; only info lines (requests that went well) are
     // sampled: a failed one (warn, error) is always written.
     // A 429 of MAX_REQUESTS_PER_CALLER is load shed on purpose (counted in svc_caller_refused_total):
-    // sampled like a success, or a flood of refusals would become a flood of log lines.
+    // sampled like a success, or a flood of refusals would become a flood of log lines. So is a
+    // request a limit refused before it ran (still a warn line when written, with its own count of
+    // lines skipped); authentication and access refusals (401, 403) are always written.
     const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : status === 429 ? 'info' : status >= 400 || scope?.errorCodes.length ? 'warn' : 'info';
     if (!log.isLevelEnabled(level)) return done();
-    const taken = level === 'info' ? budget.take(clock()) : { write: true, skipped: 0 };
+    const taken = level === 'info' ? budget.take(clock()) : level === 'warn' && scope?.refusedByLimit ? refusals.take(clock()) : { write: true, skipped: 0 };
     if (!taken.write) return done();
     const line = {
       request_id: req.id,

@@ -67,6 +67,12 @@ export class RequestScope {
    * running inside the request (a generated client in a team's controller) acts as that caller.
    */
   caller: object | undefined;
+  /**
+   * Refused by a limit before anything ran (MAX_TOKENS, MAX_ALIASES, nesting, MAX_BODY_SIZE,
+   * MAX_LIST_VALUES): its log line is sampled like a success, so a flood of such requests is not a
+   * flood of warn lines (issue 31).
+   */
+  refusedByLimit = false;
   /** The client's address (admission tells anonymous callers apart by it). */
   address: string | undefined;
   /**

@@ -1,5 +1,6 @@
 // Issue 30: the request line is written at most LOG_REQUESTS_PER_SECOND times a second; the next
-// line written counts the requests left out; failed requests (warn, error) are always written. A real Fastify server
+// line written counts the requests left out; failed requests (warn, error) are always written, except
+// those a limit refused before they ran (issue 31), sampled in a budget of their own. A real Fastify server
 // on loopback with the request-log hooks, writing JSON lines to a stream.
 import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
@@ -38,6 +39,12 @@ describe('request lines above the rate', () => {
     app.get('/ok', async () => 'ok');
     app.get('/boom', async (_req, reply) => reply.code(500).send('no'));
     app.get('/bad', async (_req, reply) => reply.code(400).send('no'));
+    // What /query does for a request a limit refused before it ran (src/http/query.route.ts, src/http/errors.ts).
+    app.get('/refused', async (req, reply) => {
+      req.svcScope!.refusedByLimit = true;
+      return reply.code(400).send('over MAX_TOKENS');
+    });
+    app.get('/denied', async (_req, reply) => reply.code(401).send('no'));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     return { app, base, requests: () => lines.filter((l) => l.msg === 'request') };
@@ -57,6 +64,27 @@ describe('request lines above the rate', () => {
       now = 11_000;
       await fetch(`${s.base}/ok`);
       expect(s.requests().at(-1)).toMatchObject({ status: 200, path: '/ok', skipped: 5 });
+    } finally {
+      await s.app.close();
+    }
+  });
+
+  it('samples requests refused by a limit in a budget of their own, at warn; 401 and other 4xx are always written', async () => {
+    const s = await server(2);
+    try {
+      now = 20_000;
+      for (let i = 0; i < 6; i++) expect((await fetch(`${s.base}/refused`)).status).toBe(400);
+      for (let i = 0; i < 3; i++) expect((await fetch(`${s.base}/denied`)).status).toBe(401);
+      for (let i = 0; i < 2; i++) await fetch(`${s.base}/ok`);
+      const lines = s.requests();
+      expect(lines.filter((l) => l.path === '/refused')).toHaveLength(2);
+      expect(lines.filter((l) => l.path === '/refused').every((l) => l.level === 40)).toBe(true);
+      expect(lines.filter((l) => l.path === '/denied')).toHaveLength(3);
+      // The successes' budget is untouched by the refusals.
+      expect(lines.filter((l) => l.path === '/ok')).toHaveLength(2);
+      now = 21_000;
+      await fetch(`${s.base}/refused`);
+      expect(s.requests().at(-1)).toMatchObject({ status: 400, path: '/refused', skipped: 4, outcome: 'failed' });
     } finally {
       await s.app.close();
     }
