@@ -22,7 +22,8 @@ import { SchemaService } from './pipeline/schema.service.js';
 import { DiscoveryModule } from '@nestjs/core';
 import { HealthController } from './http/health.controller.js';
 import { MetricsController } from './http/metrics.controller.js';
-import { QueryRoute } from './http/query.route.js';
+import { QUERY_THROUGH_NEST, QueryController, QueryRoute } from './http/query.route.js';
+import { globalEnhancers } from './http/global-enhancers.js';
 import { IpcController } from './http/ipc/ipc.controller.js';
 import { IpcSocketServer } from './http/ipc/ipc.socket.js';
 import { SubscriptionServer } from './http/subscribe/subscribe.server.js';
@@ -55,6 +56,10 @@ export class AppModule {
    * (`@FieldStageProvider()`).
    */
   static forRoot(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): DynamicModule {
+    // /query below Nest's router unless a team's module registers a global guard or interceptor,
+    // which must run on it as on every route (src/http/query.route.ts).
+    const enhancers = globalEnhancers(imports);
+    if (enhancers.length) log.info({ enhancers }, "svc: /query runs through Nest's router: a module registers a global guard or interceptor");
     return {
       module: AppModule,
       global: true,
@@ -70,7 +75,7 @@ export class AppModule {
         ...(imports ?? []),
       ],
       exports: [APOLLO, OperationRunner],
-      controllers: [IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : []), ...(OidcLogin.configured(config.auth.oidc) ? [OidcLoginController] : [])],
+      controllers: [...(enhancers.length ? [QueryController] : []), IpcController, HealthController, MetricsController, ...(config.ADMIN_UI ? [AdminController] : []), ...(OidcLogin.configured(config.auth.oidc) ? [OidcLoginController] : [])],
       providers: [
         {
           provide: APOLLO,
@@ -93,6 +98,7 @@ export class AppModule {
         },
         // GET and POST /query, on Fastify below Nest's router (src/http/query.route.ts says why).
         QueryRoute,
+        { provide: QUERY_THROUGH_NEST, useValue: enhancers.length > 0 },
         Shutdown,
         SubscriptionServer,
         IpcSocketServer,

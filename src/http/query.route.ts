@@ -9,16 +9,17 @@
 // for) and handed to the same operation runner. What Nest adds for controllers still applies here:
 // Fastify's hooks (request log, caller gate, CORS, middleware), its body parser and the app's error
 // handler for bodies refused before the route runs. A team's global guards and interceptors
-// (APP_GUARD, APP_INTERCEPTOR) are Nest's and do not run on /query (docs/extending.md).
+// (APP_GUARD, APP_INTERCEPTOR) are Nest's: when a team's module registers one, /query is served by
+// `QueryController` through Nest's chain instead, with the same handler (src/http/global-enhancers.ts).
 import { Readable } from 'node:stream';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, type OnModuleInit, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from '../executor/request-context.js';
 import type { JqContext } from '../jq/context.js';
 import { JqEngine } from '../jq/engine.js';
 import { applyJqVariableToRequest, JQ_VARIABLE } from '../jq/variables.js';
-import { admitRequest } from '../pipeline/svc.guard.js';
+import { admitRequest, SvcContext, SvcGuard } from '../pipeline/svc.guard.js';
 import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { requestParts } from '../pipeline/limits/cost-limit.js';
@@ -45,12 +46,16 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
 
 export const QUERY_PATH = '/query';
 
+/** Injection token: true when /query is served by Nest's router (`QueryController`), a team's global guard or interceptor being registered. */
+export const QUERY_THROUGH_NEST = Symbol('svc.query-through-nest');
+
 /** GET and POST /query: the access decision (`admitRequest`, as SvcGuard's), then the operation. */
 @Injectable()
 export class QueryRoute implements OnModuleInit {
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
     @Inject(RequestContextFactory) private readonly contexts: RequestContextFactory,
+    @Inject(QUERY_THROUGH_NEST) private readonly throughNest: boolean,
     @Inject(OperationRunner) private readonly operations: OperationRunner,
     @Inject(InProcessClient) private readonly client: InProcessClient,
     @Inject(CONFIG) private readonly config: Config,
@@ -59,6 +64,7 @@ export class QueryRoute implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    if (this.throughNest) return;
     const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
     fastify.route({ method: ['GET', 'POST'], url: QUERY_PATH, handler: (req, reply) => this.serve(req, reply) });
   }
@@ -78,7 +84,7 @@ export class QueryRoute implements OnModuleInit {
     else void this.handle(req, reply, context);
   }
 
-  private async handle(req: FastifyRequest, reply: FastifyReply, context: RequestContext): Promise<void> {
+  async handle(req: FastifyRequest, reply: FastifyReply, context: RequestContext): Promise<void> {
     let body: unknown;
     const q = req.url.indexOf('?');
     let search = q >= 0 ? req.url.slice(q) : '';
@@ -108,5 +114,26 @@ export class QueryRoute implements OnModuleInit {
     } catch (e) {
       return sendFailure(reply, e, this.log);
     }
+  }
+}
+
+/**
+ * /query through Nest's router, guards and interceptors, for an application whose team modules
+ * register a global guard or interceptor (src/app.module.ts decides): SvcGuard's decision, then the
+ * same handler.
+ */
+@Controller()
+@UseGuards(SvcGuard)
+export class QueryController {
+  constructor(@Inject(QueryRoute) private readonly route: QueryRoute) {}
+
+  @Post('query')
+  post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() context: RequestContext): Promise<void> {
+    return this.route.handle(req, reply, context);
+  }
+
+  @Get('query')
+  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() context: RequestContext): Promise<void> {
+    return this.route.handle(req, reply, context);
   }
 }

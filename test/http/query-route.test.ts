@@ -2,6 +2,10 @@
 // 30): they must ask the same access decision as SvcGuard's routes and answer every refusal as
 // before. Each case fails if the route skips `admitRequest` (a refused caller would be served) or
 // answers a refusal another way than the app's error filter (status, code, message, media type).
+import { type CallHandler, type CanActivate, type ExecutionContext, type MiddlewareConsumer, Module, type NestInterceptor, type NestModule } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { tap } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.js';
 
@@ -74,5 +78,62 @@ describe('refusals before the route runs, answered by the app as before', () => 
     expect(r.body.data).toBeNull();
     expect(r.body.errors[0].message).toBe('the request uses more than 500 aliases, the limit of one request (MAX_ALIASES)');
     expect(r.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+// A team's global guard and interceptor are Nest's: registered, they must run on /query too, so /query
+// is then served through Nest's router (src/http/global-enhancers.ts); middleware runs either way.
+class Blocker implements CanActivate {
+  canActivate(execution: ExecutionContext): boolean {
+    return execution.switchToHttp().getRequest<FastifyRequest>().headers['x-team-block'] === undefined;
+  }
+}
+const seen: string[] = [];
+class Seen implements NestInterceptor {
+  intercept(execution: ExecutionContext, next: CallHandler) {
+    return next.handle().pipe(tap(() => seen.push(execution.switchToHttp().getRequest<FastifyRequest>().url)));
+  }
+}
+@Module({ providers: [{ provide: APP_GUARD, useClass: Blocker }, { provide: APP_INTERCEPTOR, useClass: Seen }] })
+class TeamGuards {}
+@Module({})
+class TeamMiddleware implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply((_req: unknown, res: { setHeader(k: string, v: string): void }, next: () => void) => {
+      res.setHeader('x-team-middleware', 'ran');
+      next();
+    }).forRoutes('*');
+  }
+}
+
+describe("a team's global guard, interceptor and middleware on /query", () => {
+  it('a global guard refuses and a global interceptor sees /query (GET and POST) through Nest', async () => {
+    const app = await startApp({ SECRET_KEY: 'k' }, [TeamGuards]);
+    try {
+      const body = JSON.stringify({ query: QUERY });
+      const blocked = await app.request({ method: 'POST', url: '/query', payload: body, headers: { 'content-type': 'application/json', 'x-team-block': '1' } });
+      expect(blocked.status).toBe(403);
+      const blockedGet = await app.request({ method: 'GET', url: `/query?query=${encodeURIComponent(QUERY)}`, headers: { 'x-team-block': '1' } });
+      expect(blockedGet.status).toBe(403);
+      const ok = await app.request({ method: 'POST', url: '/query', payload: body, headers: { 'content-type': 'application/json' } });
+      expect([ok.status, ok.body]).toEqual([200, { data: { shop_tags: [{ id: 1 }] }, extensions: {} }]);
+      expect(seen).toContain('/query');
+      // svc's own access decision still runs first-class: a wrong key is 401.
+      const wrong = await app.request({ method: 'POST', url: '/query', payload: body, headers: { 'content-type': 'application/json', 'x-svc-secret-key': 'no' } });
+      expect(wrong.status).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('Nest middleware runs on /query served below Nest', async () => {
+    const app = await startApp({}, [TeamMiddleware]);
+    try {
+      const r = await app.request({ method: 'POST', url: '/query', payload: JSON.stringify({ query: QUERY }), headers: { 'content-type': 'application/json' } });
+      expect(r.status).toBe(200);
+      expect(r.headers['x-team-middleware']).toBe('ran');
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { expect, it } from 'vitest';
 import { IpcController } from '../../src/http/ipc/ipc.controller.js';
+import { QueryController } from '../../src/http/query.route.js';
 import { JqController } from '../../src/jq/jq.controller.js';
 import { McpController } from '../../src/mcp/mcp.controller.js';
 import { SvcGuard } from '../../src/pipeline/svc.guard.js';
@@ -21,9 +22,9 @@ function guarded(controller: new (...a: never[]) => unknown, method: string): bo
   return guards.includes(SvcGuard);
 }
 
-it('guards POST /ipc, POST /jq-query and POST /mcp with SvcGuard', () => {
+it('guards /query (GET and POST, when served through Nest), POST /ipc, POST /jq-query and POST /mcp with SvcGuard', () => {
   const routes: [new (...a: never[]) => unknown, string, string][] = [
-    [IpcController, 'post', 'ipc'], [JqController, 'post', 'jq-query'], [McpController, 'post', 'mcp'],
+    [QueryController, 'post', 'query'], [QueryController, 'get', 'query'], [IpcController, 'post', 'ipc'], [JqController, 'post', 'jq-query'], [McpController, 'post', 'mcp'],
   ];
   for (const [controller, method, path] of routes) {
     expect(Reflect.getMetadata(PATH_METADATA, (controller.prototype as Record<string, object>)[method]!), `${controller.name}.${method}`).toBe(path);
