@@ -178,7 +178,7 @@ export class Executor {
         budget.addText(text);
         return parseDbJson(text);
       }
-      const value = await runtime.queryJson(stmt, ctx.signal);
+      const value = runtime.queryAnswer ? await runtime.queryAnswer(stmt, ctx.signal) : await runtime.queryJson(stmt, ctx.signal);
       // Rows (PostgreSQL, MySQL): the fast path writes their text and counts it as it writes
       // (src/pipeline/fast-path/write.ts); everyone else gets the objects, counted by a walk.
       if (value instanceof RowsAnswer) return raw && ctx.rawJson ? value.countedBy(budget) : value.countedBy(budget).parse();

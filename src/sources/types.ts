@@ -60,6 +60,11 @@ export interface DataSourceRuntime {
    */
   queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown>;
   /**
+   * The same read as the executor takes it: a rows statement's answer unbuilt (a RowsAnswer,
+   * src/sql/rows/answer.ts: the fast path writes its text from the rows), else queryJson's value.
+   */
+  queryAnswer?(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown>;
+  /**
    * The same result as the database wrote it, unparsed, offered only where that text is compact
    * JSON (DuckDB): the fast path writes it into the response as it is.
    */

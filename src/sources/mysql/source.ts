@@ -168,6 +168,11 @@ export class MysqlSource implements DataSourceRuntime {
   }
 
   async queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
+    const v = await this.queryAnswer(stmt, signal);
+    return v instanceof RowsAnswer ? v.parse() : v;
+  }
+
+  async queryAnswer(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
     const rows = signal ? await this.cancellable(stmt, signal) : await wrap(this.connections, this.name, this.timeoutMs).all(stmt);
     if (stmt.rows) return rows[0]!.result;
     return jsonOf(rows[0] ? Object.values(rows[0])[0] : null);

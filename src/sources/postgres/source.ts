@@ -309,6 +309,11 @@ export class PostgresSource implements DataSourceRuntime {
   // No queryText: PostgreSQL writes JSON with spaces (`"key" : value`), so the fast path writes the
   // parsed answer rather than this text (a byte-exact response, and fewer bytes on the wire).
   async queryJson(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
+    const v = await this.queryAnswer(stmt, signal);
+    return v instanceof RowsAnswer ? v.parse() : v;
+  }
+
+  async queryAnswer(stmt: CompiledSql, signal?: CancelSignal): Promise<unknown> {
     return this.withClient(async (c) => {
       // Values are read by answerOf so integers beyond 2^53 stay exact. Named statements are
       // parsed and planned once per connection (pg keeps them by name).
