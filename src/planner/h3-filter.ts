@@ -7,8 +7,8 @@
 //   H3 hex texts are 15 lowercase characters, so text order is numeric order: one BETWEEN per r.
 // - `grid_disk: {cell, k}`: within k grid steps of cell: `IN` H3's grid disk (k at most 20: 1261 cells).
 // - `resolution: r`: the resolution nibble, the second hex character.
-import { cellToParent, getResolution, gridDisk, isValidCell } from 'h3-js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { h3 } from '../shared/h3.js';
 import type { Expr } from './ir/expr.js';
 import type { FilterNode } from './ir/filter.js';
 
@@ -19,7 +19,7 @@ const bad = (where: string, message: string) => new PublicError(ErrorCode.BadUse
 
 function cellOf(where: string, v: unknown): string {
   const c = String(v ?? '').toLowerCase();
-  if (!isValidCell(c)) throw bad(where, `"${String(v).slice(0, 40)}" is not an H3 cell`);
+  if (!h3().isValidCell(c)) throw bad(where, `"${String(v).slice(0, 40)}" is not an H3 cell`);
   return c;
 }
 
@@ -28,7 +28,7 @@ const cmp = (op: string, left: Expr, value: unknown): FilterNode => ({ kind: 'co
 /** The range of indexes of `parent`'s descendants at resolution `r`, as hex texts. */
 function descendants(parent: string, r: number): [string, string] {
   const p = BigInt(`0x${parent}`);
-  const rp = getResolution(parent);
+  const rp = h3().getResolution(parent);
   const below = 3n * BigInt(15 - rp);
   // Resolution field set to r; digits rp+1..r from 0 (low) or 6 (high); digits below r stay 7.
   const base = (p & ~(0xfn << 52n) & ~((1n << below) - 1n)) | (BigInt(r) << 52n);
@@ -47,13 +47,13 @@ export function h3Filter(where: string, left: Expr, op: string, value: unknown):
   switch (op) {
     case 'contains': {
       const c = cellOf(where, value);
-      const ancestors = Array.from({ length: getResolution(c) + 1 }, (_, r) => cellToParent(c, r));
+      const ancestors = Array.from({ length: h3().getResolution(c) + 1 }, (_, r) => h3().cellToParent(c, r));
       return cmp('in', left, ancestors);
     }
     case 'within': {
       const p = cellOf(where, value);
       const items: FilterNode[] = [];
-      for (let r = getResolution(p); r <= 15; r++) {
+      for (let r = h3().getResolution(p); r <= 15; r++) {
         const [lo, hi] = descendants(p, r);
         items.push({ kind: 'and', items: [cmp('gte', left, lo), cmp('lte', left, hi)] });
       }
@@ -63,7 +63,7 @@ export function h3Filter(where: string, left: Expr, op: string, value: unknown):
       const { cell, k } = (value ?? {}) as { cell?: unknown; k?: unknown };
       const steps = Number(k ?? 1);
       if (!Number.isInteger(steps) || steps < 0 || steps > MAX_K) throw bad(where, `k must be an integer from 0 to ${MAX_K}, not ${String(k)}`);
-      return cmp('in', left, gridDisk(cellOf(where, cell), steps).sort());
+      return cmp('in', left, h3().gridDisk(cellOf(where, cell), steps).sort());
     }
     case 'resolution': {
       const r = Number(value);

@@ -3,7 +3,6 @@
 // of them merged in the server. Never a statement per row or per cell.
 import { type FieldNode, getArgumentValues, getNamedType, getNullableType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLResolveInfo, isListType, isObjectType } from 'graphql';
 import { collectSubfields } from 'graphql/execution/collectFields.js';
-import { cellToBoundary, latLngToCell } from 'h3-js';
 import type { RequestContext } from '../../executor/request-context.js';
 import { type Access, type AccessScope, accessOf, forbidden } from '../../permissions/access.js';
 import { checkResolution, H3_DATA_KEY, type H3Aggregation, planH3Buckets, planH3Groups } from '../../planner/h3.js';
@@ -12,6 +11,7 @@ import { checkRequiredFilters } from '../../planner/select.js';
 import type { Args } from '../../planner/rows.js';
 import type { SchemaIndex } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
+import { h3 } from '../../shared/h3.js';
 import type { RootFieldTarget } from '../../pipeline/field-stage.js';
 import { planContext } from '../../pipeline/plan-context.js';
 import type { ResolverDeps } from '../../pipeline/resolver-deps.js';
@@ -116,7 +116,7 @@ async function cellsOf(w: Wanted, resolution: number, info: GraphQLResolveInfo, 
     for (const p of points) {
       if (p.cell === null) continue;
       const [x, y] = p.cell.split(' ').map(Number) as [number, number];
-      cells[p.cell] = latLngToCell(y, x, resolution);
+      cells[p.cell] = h3().latLngToCell(y, x, resolution);
     }
     groups = points.length ? await run((g) => ({ kind: 'h3_cell', expr: g, resolution, cells }), true) : [];
   }
@@ -157,6 +157,6 @@ export function h3Resolver(index: SchemaIndex, scope: AccessScope, deps: Resolve
 export const H3_CELL_RESOLVERS: Record<string, GraphQLFieldResolver<{ cell: string; resolution: number; data: unknown }, unknown>> = {
   cell: (s) => s.cell,
   resolution: (s) => s.resolution,
-  geom: (s) => ({ type: 'Polygon', coordinates: [cellToBoundary(s.cell, true)] }),
+  geom: (s) => ({ type: 'Polygon', coordinates: [h3().cellToBoundary(s.cell, true)] }),
   data: (s) => s.data,
 };

@@ -1,14 +1,11 @@
 // `core.gis` (seed 001): H3 cells for geometries and back, computed in the server with h3-js (the
 // H3 library itself, compiled to JavaScript), so the answers do not depend on a database extension.
 import type { Geometry, Polygon, Position } from 'geojson';
-import {
-  cellToBoundary, cellsToMultiPolygon, compactCells, getHexagonAreaAvg, getHexagonEdgeLengthAvg, getResolution, gridPathCells, isValidCell,
-  latLngToCell, POLYGON_TO_CELLS_FLAGS, polygonToCells, polygonToCellsExperimental, UNITS, uncompactCells,
-} from 'h3-js';
 import type { FunctionHandler } from '../../pipeline/resolver-deps.js';
 import type { SystemFunction } from '../../schema/surface.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { parseGeometry } from '../../shared/geo/codec.js';
+import { h3 } from '../../shared/h3.js';
 import { DEFAULT_SRID, GeoError } from '../../shared/geo/types.js';
 
 export const GIS_FUNCTIONS: readonly SystemFunction[] = [
@@ -33,27 +30,27 @@ function resolutionOf(v: unknown): number {
 
 function cellOf(v: unknown): string {
   const c = String(v ?? '').toLowerCase();
-  if (!isValidCell(c)) throw bad(`"${String(v).slice(0, 40)}" is not an H3 cell`);
+  if (!h3().isValidCell(c)) throw bad(`"${String(v).slice(0, 40)}" is not an H3 cell`);
   return c;
 }
 
 /** Cells along a line: H3's grid path between vertices, or points sampled at half a cell's edge where H3 has no path. */
 function lineCells(line: readonly Position[], res: number, out: Set<string>): void {
-  const step = getHexagonEdgeLengthAvg(res, UNITS.km) / 2;
+  const step = h3().getHexagonEdgeLengthAvg(res, h3().UNITS.km) / 2;
   for (let i = 0; i < line.length; i++) {
     const [lng, lat] = line[i]!;
-    const cell = latLngToCell(lat!, lng!, res);
+    const cell = h3().latLngToCell(lat!, lng!, res);
     out.add(cell);
     if (i === 0) continue;
     const [plng, plat] = line[i - 1]!;
-    const prev = latLngToCell(plat!, plng!, res);
+    const prev = h3().latLngToCell(plat!, plng!, res);
     try {
-      for (const c of gridPathCells(prev, cell)) out.add(c);
+      for (const c of h3().gridPathCells(prev, cell)) out.add(c);
     } catch {
       // Across pentagons or icosahedron faces H3 finds no path: sample the segment instead.
       const km = Math.hypot((lat! - plat!) * 111.32, (lng! - plng!) * 111.32 * Math.cos(((lat! + plat!) / 2) * (Math.PI / 180)));
       const n = Math.min(Math.ceil(km / step), MAX_CELLS);
-      for (let k = 1; k < n; k++) out.add(latLngToCell(plat! + ((lat! - plat!) * k) / n, plng! + ((lng! - plng!) * k) / n, res));
+      for (let k = 1; k < n; k++) out.add(h3().latLngToCell(plat! + ((lat! - plat!) * k) / n, plng! + ((lng! - plng!) * k) / n, res));
     }
     if (out.size > MAX_CELLS) throw bad(`the geometry covers more than ${MAX_CELLS} cells at resolution ${res}`);
   }
@@ -70,10 +67,10 @@ function boxKm2(ring: readonly Position[]): number {
 
 function polygonCells(p: Polygon['coordinates'], res: number, simplify: boolean, out: Set<string>): void {
   // H3 sizes its buffers by the polygon's extent before it counts anything: ask first.
-  if (boxKm2(p[0] ?? []) / getHexagonAreaAvg(res, UNITS.km2) > MAX_CELLS * 2) {
+  if (boxKm2(p[0] ?? []) / h3().getHexagonAreaAvg(res, h3().UNITS.km2) > MAX_CELLS * 2) {
     throw bad(`the geometry covers more than ${MAX_CELLS} cells at resolution ${res}; use a coarser resolution`);
   }
-  const cells = simplify ? polygonToCells(p as number[][][], res, true) : polygonToCellsExperimental(p as number[][][], res, POLYGON_TO_CELLS_FLAGS.containmentOverlapping, true);
+  const cells = simplify ? h3().polygonToCells(p as number[][][], res, true) : h3().polygonToCellsExperimental(p as number[][][], res, h3().POLYGON_TO_CELLS_FLAGS.containmentOverlapping, true);
   for (const c of cells) out.add(c);
   // A polygon smaller than a cell holds no cell center: it still lies in the cells of its outline.
   if (simplify && !cells.length) lineCells(p[0] ?? [], res, out);
@@ -83,10 +80,10 @@ function polygonCells(p: Polygon['coordinates'], res: number, simplify: boolean,
 function geometryCells(g: Geometry, res: number, simplify: boolean, out: Set<string>): void {
   switch (g.type) {
     case 'Point':
-      if (g.coordinates.length) out.add(latLngToCell(g.coordinates[1]!, g.coordinates[0]!, res));
+      if (g.coordinates.length) out.add(h3().latLngToCell(g.coordinates[1]!, g.coordinates[0]!, res));
       return;
     case 'MultiPoint':
-      for (const [lng, lat] of g.coordinates) out.add(latLngToCell(lat!, lng!, res));
+      for (const [lng, lat] of g.coordinates) out.add(h3().latLngToCell(lat!, lng!, res));
       return;
     case 'LineString':
       return lineCells(g.coordinates, res, out);
@@ -121,19 +118,19 @@ export function gisHandlers(): Record<string, FunctionHandler> {
       const out = new Set<string>();
       geometryCells(wgs84(a.geom), res, a.simplify !== false, out);
       const cells = [...out].sort();
-      return a.compact ? compactCells(cells).sort() : cells;
+      return a.compact ? h3().compactCells(cells).sort() : cells;
     },
-    gis_h3_cell_to_geom: async (a) => ({ type: 'Polygon', coordinates: [cellToBoundary(cellOf(a.cell), true)] }),
+    gis_h3_cell_to_geom: async (a) => ({ type: 'Polygon', coordinates: [h3().cellToBoundary(cellOf(a.cell), true)] }),
     gis_h3_cells_to_multi_polygon: async (a) => {
       let cells = ((a.cells as unknown[]) ?? []).map(cellOf);
       if (a.compact && cells.length) {
-        const finest = Math.max(...cells.map(getResolution));
-        cells = uncompactCells(cells, finest);
-      } else if (new Set(cells.map(getResolution)).size > 1) {
+        const finest = Math.max(...cells.map(h3().getResolution));
+        cells = h3().uncompactCells(cells, finest);
+      } else if (new Set(cells.map(h3().getResolution)).size > 1) {
         throw bad('cells of mixed resolutions: pass compact: true');
       }
       if (cells.length > MAX_CELLS) throw bad(`more than ${MAX_CELLS} cells`);
-      return { type: 'MultiPolygon', coordinates: cellsToMultiPolygon(cells, true) };
+      return { type: 'MultiPolygon', coordinates: h3().cellsToMultiPolygon(cells, true) };
     },
   };
 }
