@@ -6,7 +6,7 @@
 // Redis is an optimisation, never a dependency: a command that fails or takes longer than the
 // timeout is a miss (or a skipped write), the first failure logs one warning, and node-redis keeps
 // reconnecting in the background.
-import { createClient, type RedisClientType } from '@keyv/redis';
+import type { RedisClientType } from '@keyv/redis';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { StoredEntry } from './l1.js';
@@ -73,6 +73,9 @@ export class RedisStore {
 
   /** Starts connecting; waits at most `waitMs` so a missing Redis never stalls start-up. */
   static async open(options: RedisOptions, log: Logger, instanceId: string, events: RedisEvents, waitMs = 1000): Promise<RedisStore> {
+    // The Redis client is loaded here, when L2 is configured, not at start: most servers have no L2,
+    // and node-redis is ~0.8 MB of code held in the idle server's memory.
+    const { createClient } = await import('@keyv/redis');
     const client: RedisClientType = createClient({
       ...connection(options.address),
       ...(options.database !== undefined ? { database: options.database } : {}),
