@@ -67,6 +67,10 @@ export class RequestLineBudget {
 
 /** `clock`: wall-clock milliseconds (a test's own, to put requests into one second). */
 export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesPerSecond = 0, clock: () => number = Date.now): void {
+  // The request line's fields are svc's own, fixed above (never headers, variables or tokens), so the
+  // redaction of credential-named keys has nothing to find in it; without it a line costs 7 µs of CPU
+  // instead of 18.5 (issue 30). Every other log call keeps the redaction.
+  const lines = log.child({}, { redact: { paths: [] } });
   const budget = new RequestLineBudget(linesPerSecond);
   // Refusals by a limit have a budget of their own, so their `skipped` counts only them.
   const refusals = new RequestLineBudget(linesPerSecond);
@@ -138,7 +142,7 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
       ...(scope?.errorCodes.length ? { outcome: scope.outcome, error_codes: [...new Set(scope.errorCodes)] } : status >= 400 ? { outcome: 'failed' } : {}),
       ...(taken.skipped ? { skipped: taken.skipped } : {}),
     };
-    log[level](line, 'request');
+    lines[level](line, 'request');
     done();
   });
 }
