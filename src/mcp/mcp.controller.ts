@@ -5,7 +5,6 @@
 // documents it: no session id, a server and a transport per request, JSON answers (no SSE stream),
 // so any node of a cluster can answer any request.
 import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/schema.js';
 import { CONFIG } from '../config/tokens.js';
@@ -15,9 +14,13 @@ import { LOGGER, type Logger } from '../shared/logger.js';
 import { nodeVersion } from '../system/info.js';
 import { RoleViews } from './role-view.js';
 import { GraphqlRunner } from './runner.js';
-import { buildServer } from './server.js';
 
 export const MCP_PATH = '/mcp';
+
+// The MCP SDK (the server, its transport and the tools built on them) is loaded on the first POST
+// /mcp, not at start: registering the route needs none of it, and most servers are never asked.
+let sdk: Promise<readonly [typeof import('./server.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]> | undefined;
+const loadSdk = () => (sdk ??= Promise.all([import('./server.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
 @Controller()
 export class McpController {
@@ -32,6 +35,7 @@ export class McpController {
   @Post(MCP_PATH.slice(1))
   @UseGuards(SvcGuard)
   async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @SvcContext() caller: RequestContext): Promise<void> {
+    const [{ buildServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
     const server = buildServer({ runner: this.runner, config: this.config, log: this.log, version: nodeVersion().version }, this.views.of(caller), caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
