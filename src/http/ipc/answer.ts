@@ -5,7 +5,7 @@ import type { RowStream } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { stringifyJson } from '../../shared/json.js';
 import type { Logger } from '../../shared/logger.js';
-import { ArrowStream, type Fragments, listColumns } from './arrow.js';
+import type { Fragments } from './arrow.js';
 import type { PartSink } from './multipart.js';
 import type { ResultPart } from './parts.js';
 
@@ -34,6 +34,10 @@ function streamError(e: unknown, path: readonly string[], log: Logger): Record<s
   return { message: 'internal server error', path, extensions: { code: ErrorCode.Internal } };
 }
 
+// The Arrow writer (and apache-arrow under it) is loaded when the first Arrow answer is written, not
+// at start: most servers never answer in Arrow, and apache-arrow is ~0.7 MB of code held in memory.
+let arrowWriter: Promise<typeof import('./arrow.js')> | undefined;
+
 export async function writeAnswer(
   out: PartSink, answer: GraphqlAnswer, parts: readonly ResultPart[], streams: ReadonlyMap<string, RowStream>, fragments: Fragments, log: Logger,
 ): Promise<void> {
@@ -50,6 +54,7 @@ export async function writeAnswer(
       await out.object(path, stringifyJson(value));
       continue;
     }
+    const { ArrowStream, listColumns } = await (arrowWriter ??= import('./arrow.js'));
     const columns = listColumns(part.type, part.selection, fragments);
     const arrow = new ArrowStream(columns, !(columns.length === 1 && columns[0]!.name === 'value' && !part.selection));
     await out.table(path);
