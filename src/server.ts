@@ -16,7 +16,12 @@ import { type Logger, nestLogger } from './shared/logger.js';
 export async function createApp(config: Config, log: Logger, imports: ModuleMetadata['imports'] = []): Promise<NestFastifyApplication> {
   // HTTPS when TLS_CERT_FILE and TLS_KEY_FILE are set (SPEC §2).
   const https = config.TLS_CERT_FILE && config.TLS_KEY_FILE ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } } : {};
-  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false, genReqId: requestId, ...https });
+  // trustProxy (TRUST_PROXY): request.ip, which the caller gate and admission key anonymous callers by,
+  // is then the client named by a trusted proxy's X-Forwarded-For. A hop count as the function Fastify
+  // makes of one (its types omit the number it accepts): hop 0 is the socket's address.
+  const trust = config.TRUST_PROXY;
+  const trustProxy = typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+  const adapter = new FastifyAdapter({ bodyLimit: config.MAX_BODY_SIZE, logger: false, genReqId: requestId, trustProxy, ...https });
   // Nest logs to the structured log; while the app is built it logs nothing itself, so a failed start
   // is the one line of src/start.ts rather than a coloured stack trace.
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, log, imports), adapter, { logger: false, abortOnError: false });

@@ -1,4 +1,5 @@
 // The configuration of the query service (SPEC §2): one typed object, validated at boot.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDurationMs, parseSizeMb } from '../shared/duration.js';
 import { isTimeZone } from '../shared/timezone.js';
@@ -30,6 +31,35 @@ const sizeMb = z.union([z.number(), z.string()]).transform((v, ctx) => {
 const list = z
   .union([z.array(z.string()), z.string()])
   .transform((v) => (Array.isArray(v) ? v : v.split(',').map((s) => s.trim()).filter(Boolean)));
+
+/** Names proxy-addr (Fastify's trustProxy) knows for whole ranges of private addresses. */
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8` or one of PROXY_RANGES: what Fastify's trustProxy list takes. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [ip = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(ip);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+/**
+ * TRUST_PROXY as Fastify's own `trustProxy` option: `false` (the socket's address), `true` (every
+ * hop), a hop count, or the proxies' addresses/CIDRs. Checked here so a typo stops the start with
+ * one line rather than being taken for an address that never matches.
+ */
+const trustProxy = z.union([z.boolean(), z.number(), z.string(), z.array(z.string())]).transform((v, ctx): boolean | number | string[] => {
+  if (typeof v === 'boolean') return v;
+  const text = typeof v === 'number' ? String(v) : Array.isArray(v) ? v.join(',') : v.trim();
+  if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = entries.find((e) => !isProxyAddress(e));
+  if (bad !== undefined || !entries.length) {
+    ctx.addIssue({ code: 'custom', message: `${bad === undefined ? 'empty' : JSON.stringify(bad)} is not an address or CIDR: expected false, true, a hop count or a comma-separated list of addresses/CIDRs (or loopback, linklocal, uniquelocal)` });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const apiKey = z.strictObject({
   key: z.string().min(1),
@@ -166,6 +196,13 @@ export const settingsShape = {
    * address's queue. 0: MAX_REQUESTS_PER_CALLER alone.
    */
   ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(1),
+  /**
+   * Which proxies in front of svc may name the client (`X-Forwarded-For`), as Fastify's `trustProxy`:
+   * the address an anonymous caller is told apart by (above) and admission's anonymous user come from
+   * `request.ip`. Off by default: a client that reaches svc directly could name any address and so
+   * take a fresh anonymous turn with each request.
+   */
+  TRUST_PROXY: trustProxy.default(false),
   CALLER_QUEUE_SIZE: int.refine((n) => n >= 0, 'must be 0 or more').default(100),
   CALLER_QUEUE_TIMEOUT: duration.default(10_000),
   /** 2 MiB: parsing a JSON body blocks the event loop, about 10 ms per MB (issue 15 fairness). */

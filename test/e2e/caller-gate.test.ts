@@ -4,6 +4,8 @@
 // is served; with the caller's slots held by slow requests, its next request waits while other
 // callers are answered, and is refused with a retryable 429 once its wait is over
 // (CALLER_QUEUE_TIMEOUT); a request that ends (here: its client goes away) gives its slot back.
+// An anonymous address is the socket's unless TRUST_PROXY names the proxy: then the client its
+// X-Forwarded-For names.
 import { request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +18,8 @@ const SLOW = '{ function { shop_series(start: 1, stop: 2000000000) { generate_se
 const QUICK = '{ shop_tags { id } }';
 
 /** POST /query from a given loopback address (the server keys anonymous callers by it). */
-function post(query: string, opts: { from?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
-  const url = new URL(`${server.url}/query`);
+function post(query: string, opts: { from?: string; headers?: Record<string, string>; signal?: AbortSignal; to?: ServerProcess } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+  const url = new URL(`${(opts.to ?? server).url}/query`);
   const body = JSON.stringify({ query });
   return new Promise((resolve, reject) => {
     const req = request({
@@ -41,11 +43,12 @@ async function metric(line: string): Promise<number> {
   return found ? Number(found.slice(line.length).trim()) : 0;
 }
 
-beforeAll(async () => {
+/** The settings of both servers: the slow request holds its slot, the one waiting is refused after 3 s. */
+function settings(): Record<string, string> {
   const dir = tempDir();
   const config = join(dir, 'svc.yaml');
   writeFileSync(config, 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - {key: "probe-key", role: admin, username: probe}\n      - {key: "busy-key", role: admin, username: busy}\n');
-  server = await startServer({
+  return {
     CONFIG_FILE: config,
     CATALOGS_DIR: join(import.meta.dirname, '..', '..', 'catalogs'),
     MAX_REQUESTS_PER_CALLER: '2',
@@ -57,7 +60,11 @@ beforeAll(async () => {
     MAX_RESPONSE_ROWS: '0',
     ANONYMOUS_MAX_RESPONSE_ROWS: '0',
     SHUTDOWN_TIMEOUT: '1s',
-  });
+  };
+}
+
+beforeAll(async () => {
+  server = await startServer(settings());
 }, 60_000);
 
 afterAll(async () => {
@@ -73,25 +80,14 @@ describe('MAX_REQUESTS_PER_CALLER and ANONYMOUS_MAX_REQUESTS_PER_ADDRESS', () =>
   it('runs one request per anonymous address: the next waits while another address and a signed-in caller are answered, then 429', async () => {
     const abort = new AbortController();
     const slow = post(SLOW, { signal: abort.signal }).catch(() => undefined);
-    // Until the slow request is running, a quick one from the same address is still answered.
-    let refused: Awaited<ReturnType<typeof post>> | undefined;
-    for (let i = 0; i < 200 && !refused; i++) {
-      let answered = false;
-      const waiting = post(QUICK).finally(() => (answered = true));
+    const refused = await heldWhile(() => post(QUICK), async () => {
       // Sent while the same address's request waits for its turn: answered before it. (No statement:
       // the slow one holds the anonymous callers' DuckDB connection, ANONYMOUS_SOURCE_SHARE.)
       const other = await post('{ __typename }', { from: '127.0.0.2' });
       expect(other.body, JSON.stringify(other.body)).toEqual({ data: { __typename: 'Query' }, extensions: {} });
       const probe = await post(QUICK, { headers: { 'x-svc-api-key': 'probe-key' } });
       expect(probe.body).toEqual({ data: { shop_tags: [{ id: 1 }, { id: 2 }, { id: 3 }] }, extensions: {} });
-      const stillWaiting = !answered;
-      const r = await waiting;
-      if (r.status === 429) {
-        refused = r;
-        expect(stillWaiting, 'the other callers were answered only after the held request').toBe(true);
-      }
-      else await new Promise((done) => setTimeout(done, 25));
-    }
+    });
     expect(refused, 'a second request from an anonymous address with one running was never held').toBeDefined();
     expect(refused!.headers['retry-after']).toBe('1');
     expect(refused!.body).toEqual({
@@ -107,6 +103,19 @@ describe('MAX_REQUESTS_PER_CALLER and ANONYMOUS_MAX_REQUESTS_PER_ADDRESS', () =>
     expect(shed.length).toBeGreaterThan(0);
     expect(shed.every((l) => l.level === 30 || l.level === 'info'), JSON.stringify(shed[0])).toBe(true);
     // The client goes away: its slot comes back.
+    abort.abort();
+    await slow;
+    expect(await answeredSoon(() => post(QUICK))).toBe(200);
+  }, 60_000);
+
+  it('takes no address from X-Forwarded-For by default (TRUST_PROXY): two requests naming different clients from one socket address share its turn', async () => {
+    const abort = new AbortController();
+    const slow = post(SLOW, { headers: { 'x-forwarded-for': '203.0.113.1' }, signal: abort.signal }).catch(() => undefined);
+    const refused = await heldWhile(() => post('{ __typename }', { headers: { 'x-forwarded-for': '203.0.113.2' } }), async () => {
+      expect((await post('{ __typename }', { from: '127.0.0.2' })).status).toBe(200);
+    });
+    expect(refused, 'a request naming another client in X-Forwarded-For was given a turn of its own').toBeDefined();
+    expect(refused!.body.errors[0].message).toMatch(/^too many requests from this address: 1 are running \(ANONYMOUS_MAX_REQUESTS_PER_ADDRESS\)/);
     abort.abort();
     await slow;
     expect(await answeredSoon(() => post(QUICK))).toBe(200);
@@ -131,6 +140,51 @@ describe('MAX_REQUESTS_PER_CALLER and ANONYMOUS_MAX_REQUESTS_PER_ADDRESS', () =>
     expect(await answeredSoon(() => post(QUICK, { headers: busy }))).toBe(200);
   }, 60_000);
 });
+
+describe('TRUST_PROXY', () => {
+  let proxied: ServerProcess;
+  beforeAll(async () => {
+    proxied = await startServer({ ...settings(), TRUST_PROXY: '127.0.0.1' });
+  }, 60_000);
+  afterAll(async () => {
+    await proxied?.stop('SIGKILL');
+  });
+
+  it('with the proxy trusted, each client it names in X-Forwarded-For is an address of its own: two run at once, a second from the same client waits', async () => {
+    const from = (client: string) => ({ to: proxied, headers: { 'x-forwarded-for': `198.51.100.9, ${client}` } });
+    const abort = new AbortController();
+    const slow = post(SLOW, { ...from('203.0.113.1'), signal: abort.signal }).catch(() => undefined);
+    const refused = await heldWhile(() => post('{ __typename }', from('203.0.113.1')), async () => {
+      // Another client through the same proxy runs while 203.0.113.1's slow request does.
+      const other = await post('{ __typename }', from('203.0.113.2'));
+      expect(other.body, JSON.stringify(other.body)).toEqual({ data: { __typename: 'Query' }, extensions: {} });
+    });
+    expect(refused, 'a second request of the client named by the trusted proxy was never held').toBeDefined();
+    expect(refused!.body.errors[0].message).toMatch(/^too many requests from this address: 1 are running/);
+    abort.abort();
+    await slow;
+  }, 60_000);
+});
+
+/**
+ * Sends `send` until it is refused after its wait (429; before the slow request runs it is
+ * answered), checking each time that what `meanwhile` sends is answered while it waits.
+ */
+async function heldWhile(send: () => ReturnType<typeof post>, meanwhile: () => Promise<void>): Promise<Awaited<ReturnType<typeof post>> | undefined> {
+  for (let i = 0; i < 200; i++) {
+    let answered = false;
+    const waiting = send().finally(() => (answered = true));
+    await meanwhile();
+    const stillWaiting = !answered;
+    const r = await waiting;
+    if (r.status === 429) {
+      expect(stillWaiting, 'the other requests were answered only after the held request').toBe(true);
+      return r;
+    }
+    await new Promise((done) => setTimeout(done, 25));
+  }
+  return undefined;
+}
 
 /** Sends until answered 200 (a slot given back is seen once the server has seen the client go). */
 async function answeredSoon(send: () => Promise<{ status: number }>): Promise<number> {

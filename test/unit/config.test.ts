@@ -63,6 +63,22 @@ describe('loadConfig', () => {
     expect(failure(() => load({ QUERY_TIMEOUT: 'a while' }))).toBe('invalid configuration value for "QUERY_TIMEOUT" in environment: expected a duration such as "60s", "500ms" or "2m"');
   });
 
+  it('reads TRUST_PROXY as Fastify\'s trustProxy: off by default, true, a hop count or addresses/CIDRs; anything else is refused', () => {
+    expect(load({}).TRUST_PROXY).toBe(false);
+    expect(load({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(load({ TRUST_PROXY: 'FALSE' }).TRUST_PROXY).toBe(false);
+    // A number is a hop count, not a boolean: `1` trusts the one proxy in front.
+    expect(load({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(load({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8,fd00::/8 , loopback' }).TRUST_PROXY).toEqual(['127.0.0.1', '10.0.0.0/8', 'fd00::/8', 'loopback']);
+    expect(load({ CONFIG_FILE: '$DIR/p.yaml' }, { 'p.yaml': 'trust_proxy: [10.1.2.3, "::1"]\n' }).TRUST_PROXY).toEqual(['10.1.2.3', '::1']);
+    expect(load({ CONFIG_FILE: '$DIR/q.yaml' }, { 'q.yaml': 'trust_proxy: 2\n' }).TRUST_PROXY).toBe(2);
+    const expected = 'expected false, true, a hop count or a comma-separated list of addresses/CIDRs (or loopback, linklocal, uniquelocal)';
+    expect(failure(() => load({ TRUST_PROXY: 'nginx' }))).toBe(`invalid configuration value for "TRUST_PROXY" in environment: "nginx" is not an address or CIDR: ${expected}`);
+    expect(failure(() => load({ TRUST_PROXY: '10.0.0.1,10.0.0.0/33' }))).toMatch(/"10\.0\.0\.0\/33" is not an address or CIDR/);
+    expect(failure(() => load({ TRUST_PROXY: '-1' }))).toMatch(/"-1" is not an address or CIDR/);
+    expect(failure(() => load({ TRUST_PROXY: ' , ' }))).toMatch(/TRUST_PROXY.*empty is not an address or CIDR/);
+  });
+
   it('reads QUERY_TIMEOUT as a duration, 60 s by default', () => {
     expect(load({}).QUERY_TIMEOUT).toBe(60_000);
     expect(load({ QUERY_TIMEOUT: '2m' }).QUERY_TIMEOUT).toBe(120_000);
@@ -76,6 +92,13 @@ describe('the server start', () => {
     const r = spawnSync(process.execPath, [entry], { env: { ...process.env, MAX_DEPTH: 'deep', CONFIG_FILE: '' }, encoding: 'utf8', timeout: 20_000 });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual(['svc: invalid configuration value for "MAX_DEPTH" in environment: expected an integer']);
+  });
+
+  it('refuses to start on a TRUST_PROXY that is not an address, with one line naming it', () => {
+    const entry = join(import.meta.dirname, '..', '..', 'dist', 'src', 'main.js');
+    const r = spawnSync(process.execPath, [entry], { env: { ...process.env, TRUST_PROXY: '10.0.0.0/8,proxy.local', CONFIG_FILE: '' }, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['svc: invalid configuration value for "TRUST_PROXY" in environment: "proxy.local" is not an address or CIDR: expected false, true, a hop count or a comma-separated list of addresses/CIDRs (or loopback, linklocal, uniquelocal)']);
   });
 
   it('prints one line and exits 2 when the start fails after the configuration was read (issue 15)', () => {
