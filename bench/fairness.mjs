@@ -205,6 +205,7 @@ async function main() {
       MAX_REQUESTS_PER_CALLER: process.env.MAX_REQUESTS_PER_CALLER ?? '4',
       ANONYMOUS_MAX_REQUESTS: process.env.ANONYMOUS_MAX_REQUESTS ?? '4',
       ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1',
+      ANONYMOUS_REFUSAL_HOLD: process.env.ANONYMOUS_REFUSAL_HOLD ?? '250ms',
       ANONYMOUS_SOURCE_SHARE: process.env.ANONYMOUS_SOURCE_SHARE ?? '0.25',
       ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
       ANONYMOUS_MAX_RESPONSE_BYTES: process.env.ANONYMOUS_MAX_RESPONSE_BYTES ?? String(8 * 1024 * 1024),
@@ -249,7 +250,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ${process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ${process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1'}, ANONYMOUS_REFUSAL_HOLD ${process.env.ANONYMOUS_REFUSAL_HOLD ?? '250ms'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
   console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

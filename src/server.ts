@@ -34,7 +34,7 @@ export async function createApp(config: Config, log: Logger, imports: ModuleMeta
   }
   app.useGlobalFilters(new HttpErrorFilter(log));
   registerRequestLog(app.getHttpAdapter().getInstance(), log, config.LOG_REQUESTS_PER_SECOND);
-  registerCallerGate(app.getHttpAdapter().getInstance(), { limit: config.MAX_REQUESTS_PER_CALLER, queue: config.CALLER_QUEUE_SIZE, waitMs: config.CALLER_QUEUE_TIMEOUT, anonymous: config.ANONYMOUS_MAX_REQUESTS, perAddress: config.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS }, authSettings(config).cookieName);
+  registerCallerGate(app.getHttpAdapter().getInstance(), { limit: config.MAX_REQUESTS_PER_CALLER, queue: config.CALLER_QUEUE_SIZE, waitMs: config.CALLER_QUEUE_TIMEOUT, anonymous: config.ANONYMOUS_MAX_REQUESTS, perAddress: config.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS, refusalHoldMs: config.ANONYMOUS_REFUSAL_HOLD }, authSettings(config).cookieName);
   await app.init();
   // After init: Nest registers its own JSON parser there, which this one replaces.
   exactJsonBodies(app.getHttpAdapter().getInstance(), { maxBytes: config.MAX_BODY_SIZE, maxListValues: config.MAX_LIST_VALUES });

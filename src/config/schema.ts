@@ -196,6 +196,7 @@ export const settingsShape = {
    * address's queue. 0: MAX_REQUESTS_PER_CALLER alone.
    */
   ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(1),
+  ANONYMOUS_REFUSAL_HOLD: duration.default(250),
   /**
    * Which proxies in front of svc may name the client (`X-Forwarded-For`), as Fastify's `trustProxy`:
    * the address an anonymous caller is told apart by (above) and admission's anonymous user come from

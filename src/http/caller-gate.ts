@@ -17,10 +17,16 @@
 // still costs ~2 ms of the event loop (HTTP, body, guard, the answer), and eight clients from one
 // address looping such a request held 4 of those turns against the probe's one (issue 31); waiting
 // requests cost nothing until their turn, so the address gets one slice of the loop, not four.
+// Cheaper refusals alone do not end such a flood: the cheaper the refusal, the more of them the
+// clients send (8 looping an alias flood got 2,852 refusals in 5 s, 1.7 ms of the loop each). So an
+// anonymous request that a limit refused before it ran (MAX_TOKENS, nesting, MAX_LIST_VALUES, ...)
+// keeps its address's slot for ANONYMOUS_REFUSAL_HOLD after its answer: that address is refused at
+// most a few times a second, while a caller that got one refusal by mistake barely notices.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../shared/errors.js';
 import { metrics } from '../shared/metrics.js';
+import type { RequestScope } from '../shared/request-scope.js';
 import { sendError } from './errors.js';
 
 /** Paths outside the limit: load balancers' probes, and the WebSocket upgrade (a long-lived connection). */
@@ -37,6 +43,11 @@ export interface CallerGateSettings {
   readonly anonymous?: number;
   /** Requests of one anonymous address running at once (at most `limit`); 0: `limit`. */
   readonly perAddress?: number;
+  /**
+   * ANONYMOUS_REFUSAL_HOLD (ms): after a limit refused an anonymous request before it ran, its
+   * address's slot stays taken this long (0: released at once).
+   */
+  readonly refusalHoldMs?: number;
 }
 
 export type Refusal = 'queue_full' | 'wait_limit' | 'stopping';
@@ -137,10 +148,20 @@ export class CallerGate {
     return leaveQueue;
   }
 
-  /** A request of `key` that was admitted has ended: the next of its queue goes in. */
-  leave(key: string): void {
+  /**
+   * A request of `key` that was admitted has ended: the next of its queue goes in. `holdMs` (an
+   * anonymous request a limit refused): the shared anonymous turn is free at once, the address's own
+   * slot only after `holdMs`, so its next request waits in its queue at no cost.
+   */
+  leave(key: string, holdMs = 0): void {
     const caller = this.callers.get(key);
     if (!caller) return;
+    if (holdMs > 0 && isAnonymous(key)) {
+      this.anonymousRunning--;
+      this.admitAnonymous();
+      setTimeout(() => this.leaveHeld(key, caller), holdMs).unref();
+      return;
+    }
     caller.running--;
     if (!isAnonymous(key)) {
       const next = caller.waiting.shift();
@@ -151,6 +172,13 @@ export class CallerGate {
     this.anonymousRunning--;
     this.forget(key, caller);
     this.admitAnonymous();
+  }
+
+  /** The end of an anonymous address's hold (its shared turn was given back when the request ended). */
+  private leaveHeld(key: string, caller: Caller): void {
+    caller.running--;
+    this.forget(key, caller);
+    if (!this.stopping) this.admitAnonymous();
   }
 
   /**
@@ -261,7 +289,7 @@ export function registerCallerGate(fastify: FastifyInstance, settings: CallerGat
     });
     // 'close' comes once the answer was written or the connection went away, whichever is first.
     reply.raw.once('close', () => {
-      if (admitted) gate.leave(key);
+      if (admitted) gate.leave(key, (req as { svcScope?: RequestScope }).svcScope?.refusedByLimit ? settings.refusalHoldMs ?? 0 : 0);
       else if (!settled) cancel();
     });
   });

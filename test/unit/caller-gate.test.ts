@@ -111,4 +111,30 @@ describe('CallerGate', () => {
     for (const n of ['a1', 'a2', 'a3']) request(open, 'addr:a', seen, n);
     expect(seen).toEqual(['a1 runs', 'a2 runs']);
   });
+
+  it('holds an anonymous address after a refusal (ANONYMOUS_REFUSAL_HOLD): its next request waits the hold, the shared anonymous turn is free at once', async () => {
+    const gate = new CallerGate({ limit: 4, queue: 10, waitMs: 0, anonymous: 1, perAddress: 1 });
+    const log: string[] = [];
+    request(gate, 'addr:a', log, 'a1');
+    request(gate, 'addr:a', log, 'a2');
+    request(gate, 'addr:b', log, 'b1');
+    expect(log).toEqual(['a1 runs']);
+    // a1 was refused by a limit: b1 takes the one anonymous turn at once, a2 waits out the hold.
+    gate.leave('addr:a', 60);
+    expect(log).toEqual(['a1 runs', 'b1 runs']);
+    gate.leave('addr:b');
+    expect(log).toEqual(['a1 runs', 'b1 runs']);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(log).toEqual(['a1 runs', 'b1 runs', 'a2 runs']);
+    gate.leave('addr:a');
+    expect(gate.size).toBe(0);
+    // A signed-in caller is never held.
+    const one = new CallerGate({ limit: 1, queue: 10, waitMs: 0 });
+    const seen: string[] = [];
+    request(one, 'key:k', seen, 'k1');
+    request(one, 'key:k', seen, 'k2');
+    expect(seen).toEqual(['k1 runs']);
+    one.leave('key:k', 60);
+    expect(seen).toEqual(['k1 runs', 'k2 runs']);
+  });
 });
