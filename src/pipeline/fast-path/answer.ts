@@ -109,7 +109,8 @@ export async function answerFast(
   } finally {
     ctx.rawJson = false;
   }
-  const data: Record<string, unknown> = {};
+  // No prototype: a root alias `__proto__` is an own key, as graphql-js makes it.
+  const data: Record<string, unknown> = Object.create(null);
   let whole = true;
   roots.forEach((r, i) => {
     const s = settled[i]!;
@@ -148,7 +149,7 @@ export async function answerFast(
   }
   const values = Object.values(data);
   fastPathAnswers.inc([values.some((v) => v instanceof WrittenJson) ? 'written' : values.some((v) => v instanceof RawJson) ? 'spliced' : 'completed']);
-  const ordered: Record<string, unknown> = {};
+  const ordered: Record<string, unknown> = Object.create(null);
   for (const r of shape) ordered[r.key] = 'typename' in r ? r.typename : data[r.key];
   return ordered;
 }

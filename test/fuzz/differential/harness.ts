@@ -1,0 +1,190 @@
+// The differential check of one random query (generator.ts): the answer the fast path writes is
+// compared, as response text, with the answer of the general path for the same query on the same
+// server, and (PostgreSQL, MySQL) with the answer of a server that reads one JSON document per
+// statement (SQL_ROWS=false). The general path is forced without a switch of its own: one more root
+// field that is not a catalog read (`_module`) sends the whole operation through graphql-js
+// (src/pipeline/fast-path/shape.ts), and its key is cut out of the text before comparing.
+// A mismatch is cut down (minimise) to the smallest query that still shows it.
+import type { GraphQLSchema } from 'graphql';
+import type { TestApp } from '../../support/app.js';
+import { type Query, type Sel, QueryGenerator, random, render } from './generator.js';
+
+/** Text a database driver writes: never in a message a client sees (as test/fuzz/schema-fuzz.test.ts). */
+export const DATABASE_TEXT = /SQLSTATE|syntax error at|Binder Error|Parser Error|Catalog Error|Conversion Error|relation "[^"]*" does not exist|\bpg_[a-z]|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|\bUPDATE \S+ SET\b|You have an error in your SQL|ER_[A-Z_]+/;
+
+/**
+ * Internal errors graphql-js itself gives for a stored value its scalar cannot carry (NaN, an
+ * infinity, a multi-dimensional array under [Int]): the same on both paths, listed in the report
+ * (notes/h30x.md) as what users bring, not a difference between the paths.
+ */
+export const VALUE_ERRORS = /^(Int|Float|BigInt|Boolean|String|Date|Time|Timestamp|DateTime|Interval|JSON|Geometry) cannot represent/;
+
+const EXTRA = 'zz_general: _module(name: "zz.none") { __typename }';
+const EXTRA_TEXT = ',"zz_general":null';
+
+export interface Target {
+  /** The server under test (SQL_ROWS on: rows clean by the fast path). */
+  readonly fast: TestApp;
+  /** A server on the same database reading one JSON document per statement, if the dialect has one. */
+  readonly json?: TestApp;
+  readonly headers: Record<string, string>;
+}
+
+const normal = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":"-"');
+
+interface Outcome {
+  /** What differs or is wrong, one line each; empty when all is well. */
+  readonly problems: string[];
+  /** graphql-js value errors seen (allowed, reported). */
+  readonly valueErrors: string[];
+  readonly fast: string;
+}
+
+/** A fixed query's text (one operation, no fragments) with the extra root field before its last brace. */
+function withExtra(text: string): string {
+  const end = text.lastIndexOf('}');
+  return `${text.slice(0, end)} ${EXTRA} }`;
+}
+
+/** Runs `q` (a generated query, or a fixed one's text) on every path and compares. */
+export async function check(t: Target, q: Query | string, ordered: boolean): Promise<Outcome> {
+  const { text, variables } = typeof q === 'string' ? { text: q, variables: {} } : render(q);
+  const general = typeof q === 'string' ? { text: withExtra(q), variables: {} } : render(q, EXTRA);
+  const a1 = await t.fast.gql(text, variables, t.headers);
+  // The second request of the same text is answered by the prepared route (no Apollo).
+  const a2 = await t.fast.gql(text, variables, t.headers);
+  const g = await t.fast.gql(general.text, general.variables, t.headers);
+  const b = t.json ? await t.json.gql(text, variables, t.headers) : undefined;
+  const problems: string[] = [];
+  const valueErrors: string[] = [];
+  const fast = normal(a1.text);
+  for (const [name, r] of [['fast', a1], ['prepared', a2], ['general', g], ['json', b]] as const) {
+    if (!r) continue;
+    if (r.status >= 500) problems.push(`${name}: status ${r.status}`);
+    for (const e of (r.body?.errors ?? []) as { message: string; extensions?: { code?: string } }[]) {
+      if (DATABASE_TEXT.test(e.message)) problems.push(`${name}: database text: ${e.message}`);
+      if (e.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+        if (VALUE_ERRORS.test(e.message)) valueErrors.push(e.message);
+        else problems.push(`${name}: internal error: ${e.message}`);
+      }
+    }
+  }
+  if (normal(a2.text) !== fast) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
+  const gText = normal(g.text).replace(EXTRA_TEXT, '');
+  if (a1.status !== g.status || gText !== fast) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
+  if (b && ordered && (a1.status !== b.status || normal(b.text) !== fast)) problems.push(`json (SQL_ROWS=false) differs from fast:\n    fast ${fast}\n    json ${normal(b.text)}`);
+  return { problems, valueErrors, fast };
+}
+
+/** The kind of a problem (its first words), which minimising keeps. */
+const kindOf = (p: string) => p.split(':')[0]!.split(' differs')[0]!;
+
+/** Each way to make `q` one step smaller: a root, a selection, an argument or a directive less. */
+function* smaller(q: Query): Generator<Query> {
+  const clone = (): Query => structuredClone(q);
+  for (let i = 0; i < q.roots.length; i++) {
+    if (q.roots.length > 1) {
+      const c = clone();
+      c.roots.splice(i, 1);
+      yield c;
+    }
+  }
+  // Every selection by its path of indexes.
+  const paths: number[][] = [];
+  const walk = (xs: readonly Sel[], path: number[]) => xs.forEach((s, i) => {
+    paths.push([...path, i]);
+    if (s.sub) walk(s.sub, [...path, i]);
+  });
+  walk(q.roots, []);
+  const at = (c: Query, path: number[]): { list: Sel[]; i: number } => {
+    let list = c.roots;
+    for (const i of path.slice(0, -1)) list = list[i]!.sub!;
+    return { list, i: path[path.length - 1]! };
+  };
+  for (const path of paths.reverse()) {
+    {
+      const c = clone();
+      const { list, i } = at(c, path);
+      if (list.length > 1) {
+        list.splice(i, 1);
+        yield c;
+      }
+    }
+    const s = at(q, path);
+    const sel = s.list[s.i]!;
+    for (let k = 0; k < sel.args.length; k++) {
+      const c = clone();
+      const { list, i } = at(c, path);
+      list[i]!.args.splice(k, 1);
+      yield c;
+    }
+    if (sel.directive) {
+      const c = clone();
+      const { list, i } = at(c, path);
+      delete list[i]!.directive;
+      yield c;
+    }
+    // A fragment replaced by its selections.
+    if (sel.fragment || sel.head.startsWith('...')) {
+      const c = clone();
+      const { list, i } = at(c, path);
+      list.splice(i, 1, ...(list[i]!.sub ?? []));
+      yield c;
+    }
+  }
+}
+
+/** The smallest query (greedy, one step at a time) that still shows a problem of the same kind. */
+export async function minimise(t: Target, q: Query, ordered: boolean, problems: string[]): Promise<Query> {
+  const kinds = new Set(problems.map(kindOf));
+  let best = q;
+  for (let round = 0; round < 200; round++) {
+    let found = false;
+    for (const c of smaller(best)) {
+      const o = await check(t, c, ordered);
+      if (o.problems.some((p) => kinds.has(kindOf(p)))) {
+        best = c;
+        found = true;
+        break;
+      }
+    }
+    if (!found) break;
+  }
+  return best;
+}
+
+/** `svc_fast_path_total` by outcome (written from rows, spliced, completed, general): what the run reached. */
+export async function outcomes(app: TestApp, headers: Record<string, string>): Promise<Record<string, number>> {
+  const r = await app.request({ method: 'GET', url: '/metrics', headers });
+  const out: Record<string, number> = {};
+  for (const m of r.text.matchAll(/^svc_fast_path_total\{outcome="([a-z]+)"\} (\d+)/gm)) out[m[1]!] = Number(m[2]);
+  return out;
+}
+
+export interface Run {
+  readonly failures: string[];
+  readonly valueErrors: Set<string>;
+  readonly clean: number;
+}
+
+/** `runs` random queries of the source `prefix` from `seed`, each checked; mismatches minimised. */
+export async function fuzz(schema: GraphQLSchema, prefix: string, t: Target, seed: number, runs: number): Promise<Run> {
+  const gen = new QueryGenerator(schema, prefix, random(seed));
+  const failures: string[] = [];
+  const valueErrors = new Set<string>();
+  let clean = 0;
+  for (let i = 0; i < runs; i++) {
+    const q = gen.query();
+    const ordered = gen.ordered;
+    const o = await check(t, q, ordered);
+    for (const e of o.valueErrors) valueErrors.add(e.replace(/: .*/, ''));
+    if (!o.fast.includes('"errors"')) clean++;
+    if (!o.problems.length) continue;
+    const small = await minimise(t, q, ordered, o.problems);
+    const again = await check(t, small, ordered);
+    const r = render(small);
+    failures.push(`#${i} (seed ${seed}) ${r.text}\n  variables ${JSON.stringify(r.variables)}\n  ${(again.problems.length ? again.problems : o.problems).join('\n  ')}`);
+    if (failures.length >= 8) break;
+  }
+  return { failures, valueErrors, clean };
+}
