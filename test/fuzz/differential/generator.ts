@@ -109,6 +109,8 @@ export class QueryGenerator {
   private frags = 0;
   /** False once a list without an order on its key is generated (its row order is the database's). */
   ordered = true;
+  /** The fields the last list's order names: svc orders only by selected fields, so they are selected. */
+  private orderFields: string[] = [];
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -249,8 +251,11 @@ export class QueryGenerator {
       const cols = this.leaves(type).filter((c) => ['Int', 'String', 'Boolean', 'BigInt'].includes(getNamedType(c.type).name) && c.args.length === 0);
       if (cols.length) distinct = this.pick(cols).name;
     }
-    if (orderArg && (distinct || this.chance(0.85))) out.push(this.arg(orderName, orderArg.type, this.orderBy(type, distinct)));
-    else this.ordered = false;
+    if (orderArg && (distinct || this.chance(0.85))) {
+      const order = this.orderBy(type, distinct);
+      out.push(this.arg(orderName, orderArg.type, order));
+      this.orderFields = order.map((o) => o.field);
+    } else this.ordered = false;
     if (distinct) out.push(this.arg('distinct_on', has('distinct_on')!.type, [distinct]));
     const limitName = nested && has('nested_limit') && this.chance(0.6) ? 'nested_limit' : 'limit';
     if (has(limitName) && this.chance(0.4)) out.push(this.arg(limitName, has(limitName)!.type, this.pick([0, 1, 2, 3, 100])));
@@ -319,7 +324,7 @@ export class QueryGenerator {
     if (!head) return undefined;
     if (f.name.endsWith('_bucket_aggregation')) return { head, args: this.aggArgs(f), sub: this.bucket(type) };
     if (f.name.endsWith('_aggregation')) return { head, args: this.aggArgs(f), sub: this.aggregation(type) };
-    if (isListType(getNullableType(f.type))) return { head, args: this.listArgs(f, type, true), sub: this.selection(type, depth + 1) };
+    if (isListType(getNullableType(f.type))) return this.list(head, f, type, true, depth + 1);
     const args = f.args.some((a) => a.name === 'inner') && this.chance(0.1) ? [this.arg('inner', f.args.find((a) => a.name === 'inner')!.type, true)] : [];
     return { head, args, sub: this.selection(type, depth + 1) };
   }
@@ -402,7 +407,17 @@ export class QueryGenerator {
     }
     if (f.name.endsWith('_bucket_aggregation')) return { head, args: this.aggArgs(f), sub: this.bucket(type) };
     if (f.name.endsWith('_aggregation')) return { head, args: this.aggArgs(f), sub: this.aggregation(type) };
-    return { head, args: this.listArgs(f, type, false), sub: this.selection(type, 0) };
+    return this.list(head, f, type, false, 0);
+  }
+
+  /** A list (root or 1:N) with its arguments; the fields it is ordered by are selected (mostly). */
+  private list(head: string, f: GraphQLField<unknown, unknown>, type: GraphQLObjectType, nested: boolean, depth: number): Sel {
+    this.orderFields = [];
+    const args = this.listArgs(f, type, nested);
+    const order = this.orderFields;
+    const sub = this.selection(type, depth);
+    if (this.chance(0.97)) for (const o of order) if (!sub.some((x) => x.head === o || x.head.startsWith(`${o}: `))) sub.push({ head: o, args: [] });
+    return { head, args, sub };
   }
 
   private keyValue(a: GraphQLArgument): unknown {

@@ -32,6 +32,35 @@ export interface Target {
 
 const normal = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":"-"');
 
+/**
+ * The text with its errors in a fixed order. graphql-js records errors in the order its promises
+ * settle, so where one root field fails in its resolver and another while its value is completed, the
+ * order differs between runs of the general path itself; only that difference is forgiven.
+ */
+function errorsSorted(text: string): string {
+  try {
+    const body = JSON.parse(text) as { errors?: unknown[] };
+    if (!body.errors) return text;
+    body.errors = body.errors.map((e) => JSON.stringify(e)).sort().map((e) => JSON.parse(e));
+    return JSON.stringify(body);
+  } catch {
+    return text;
+  }
+}
+
+/** Equal as text, or differing only in the order of the errors (counted, not a failure). */
+function same(a: string, b: string, counts: { errorOrder: number }): boolean {
+  if (a === b) return true;
+  if (errorsSorted(a) === errorsSorted(b)) {
+    counts.errorOrder++;
+    return true;
+  }
+  return false;
+}
+
+/** How often the paths' answers differed only in the order of their errors. */
+export const forgiven = { errorOrder: 0 };
+
 interface Outcome {
   /** What differs or is wrong, one line each; empty when all is well. */
   readonly problems: string[];
@@ -69,10 +98,11 @@ export async function check(t: Target, q: Query | string, ordered: boolean): Pro
       }
     }
   }
-  if (normal(a2.text) !== fast) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
-  const gText = normal(g.text).replace(EXTRA_TEXT, '');
-  if (a1.status !== g.status || gText !== fast) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
-  if (b && ordered && (a1.status !== b.status || normal(b.text) !== fast)) problems.push(`json (SQL_ROWS=false) differs from fast:\n    fast ${fast}\n    json ${normal(b.text)}`);
+  if (!same(normal(a2.text), fast, forgiven)) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
+  // The extra root field adds one to the request's estimated cost: a refusal names its cost.
+  const gText = normal(g.text).replace(EXTRA_TEXT, '').replace(/estimated cost of (\d+)/, (_m, n: string) => `estimated cost of ${Number(n) - 1}`);
+  if (a1.status !== g.status || !same(gText, fast, forgiven)) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
+  if (b && ordered && (a1.status !== b.status || !same(normal(b.text), fast, forgiven))) problems.push(`json (SQL_ROWS=false) differs from fast:\n    fast ${fast}\n    json ${normal(b.text)}`);
   return { problems, valueErrors, fast };
 }
 
