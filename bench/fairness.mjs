@@ -40,7 +40,15 @@ const PLAIN = JSON.stringify({ query: '{ shop_tags { id } }' });
 /** The probe signs in (a role of its own for admission); the attackers are anonymous. */
 const PROBE_HEADERS = { 'content-type': 'application/json', 'x-svc-api-key': 'fairness-probe' };
 /** The server's default (src/config/schema.ts, built into dist/): the bench runs it. */
-const MAX_TOKENS = (await import(join(repo, 'dist', 'src', 'config', 'schema.js'))).settingsShape.MAX_TOKENS.parse(undefined);
+const { settingsShape } = await import(join(repo, 'dist', 'src', 'config', 'schema.js'));
+/**
+ * The token limit the anonymous attackers have: the smaller of MAX_TOKENS and ANONYMOUS_MAX_TOKENS
+ * (0: MAX_TOKENS alone), as the server applies them. The documents "at MAX_TOKENS" are at this one:
+ * a longer one is refused before it is parsed.
+ */
+const MAX_TOKENS = settingsShape.MAX_TOKENS.parse(process.env.MAX_TOKENS);
+const ANONYMOUS_MAX_TOKENS = settingsShape.ANONYMOUS_MAX_TOKENS?.parse(process.env.ANONYMOUS_MAX_TOKENS) ?? 0;
+const ATTACKER_TOKENS = ANONYMOUS_MAX_TOKENS > 0 && (MAX_TOKENS === 0 || ANONYMOUS_MAX_TOKENS < MAX_TOKENS) ? ANONYMOUS_MAX_TOKENS : MAX_TOKENS;
 /**
  * The server's memory bounds (issue 31: RSS stays under them): DuckDB's memory_limit and the Node heap
  * (--max-old-space-size). Their sum is the bound each phase's RSS peak is printed against.
@@ -56,7 +64,7 @@ function attacks() {
   let deep = '{id: {eq: 1}}';
   for (let i = 0; i < 10_000; i++) deep = `{_and: [${deep}]}`;
   // 16 tokens around the filters, 9 in each: a document just under the limit.
-  const orAtLimit = `{ shop_tags(filter: {_or: [${'{id: {eq: 1}} '.repeat(Math.floor((MAX_TOKENS - 16) / 9))}]}) { id } }`;
+  const orAtLimit = `{ shop_tags(filter: {_or: [${'{id: {eq: 1}} '.repeat(Math.floor((ATTACKER_TOKENS - 16) / 9))}]}) { id } }`;
   const ids200k = Array.from({ length: 200_000 }, (_, i) => i);
   return [
     // Issue 31: slow statements holding every DuckDB connection until QUERY_TIMEOUT.
@@ -206,6 +214,8 @@ async function main() {
       ANONYMOUS_MAX_REQUESTS: process.env.ANONYMOUS_MAX_REQUESTS ?? '4',
       ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1',
       ANONYMOUS_REFUSAL_HOLD: process.env.ANONYMOUS_REFUSAL_HOLD ?? '250ms',
+      MAX_TOKENS: String(MAX_TOKENS),
+      ANONYMOUS_MAX_TOKENS: String(ANONYMOUS_MAX_TOKENS),
       ANONYMOUS_SOURCE_SHARE: process.env.ANONYMOUS_SOURCE_SHARE ?? '0.25',
       ANONYMOUS_MAX_RESPONSE_ROWS: process.env.ANONYMOUS_MAX_RESPONSE_ROWS ?? '10000',
       ANONYMOUS_MAX_RESPONSE_BYTES: process.env.ANONYMOUS_MAX_RESPONSE_BYTES ?? String(8 * 1024 * 1024),
@@ -250,7 +260,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   const unloaded = rows[0].p99;
-  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ${process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1'}, ANONYMOUS_REFUSAL_HOLD ${process.env.ANONYMOUS_REFUSAL_HOLD ?? '250ms'}, 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
+  console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ${process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1'}, ANONYMOUS_REFUSAL_HOLD ${process.env.ANONYMOUS_REFUSAL_HOLD ?? '250ms'}, documents at ${ATTACKER_TOKENS} tokens (MAX_TOKENS ${MAX_TOKENS}, ANONYMOUS_MAX_TOKENS ${ANONYMOUS_MAX_TOKENS}), 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
   console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {

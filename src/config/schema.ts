@@ -155,6 +155,13 @@ export const settingsShape = {
    */
   MAX_TOKENS: int.default(2_000),
   /**
+   * The same count for anonymous callers (the smaller of the two applies; 0: MAX_TOKENS alone). A
+   * document with a new text each time is parsed, validated and planned whole on the event loop: eight
+   * anonymous clients sending such documents at 2000 tokens pushed a signed-in probe's p99 to 3.2-3.7x
+   * its value alone (issue 31). The largest documents in the repository have about 320 tokens.
+   */
+  ANONYMOUS_MAX_TOKENS: int.refine((n) => n >= 0, 'must be 0 (no limit of its own) or more').default(500),
+  /**
    * Values of one list in a JSON request body (an `in` list, a batch insert's rows), refused while the
    * body streams in (src/pipeline/limits/body-scan.ts), before the rest is read or parsed: 200,000 ids
    * cost seconds and most of a GB once, 25 ms of event loop to parse (issue 31). 0: no limit.

@@ -5,6 +5,7 @@
 // limit, an /ipc stream batch by batch, so a stream stops at the bound instead of running on. The
 // request gets RESPONSE_TOO_LARGE at the field whose answer crossed it.
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { noteLimitRefusal } from '../shared/limit-refusal.js';
 
 export interface ResponseLimits {
   /** Objects of one request's answer; 0: no limit. */
@@ -99,12 +100,14 @@ export class ResponseBudget {
 
   private checkRows(): void {
     if (this.limits.rows > 0 && this.rows > this.limits.rows) {
+      noteLimitRefusal();
       throw new PublicError(ErrorCode.ResponseTooLarge, `the answer holds more than ${this.limits.rows} rows, ${limitOf(this.limits.settings?.rows ?? 'MAX_RESPONSE_ROWS')}ask for fewer (limit, filter) or page with offset`);
     }
   }
 
   private checkBytes(): void {
     if (this.limits.bytes > 0 && this.bytes > this.limits.bytes) {
+      noteLimitRefusal();
       throw new PublicError(ErrorCode.ResponseTooLarge, `the answer is larger than ${this.limits.bytes} bytes, ${limitOf(this.limits.settings?.bytes ?? 'MAX_RESPONSE_BYTES')}ask for fewer rows or fields, or page with offset`);
     }
   }

@@ -19,9 +19,13 @@
 // requests cost nothing until their turn, so the address gets one slice of the loop, not four.
 // Cheaper refusals alone do not end such a flood: the cheaper the refusal, the more of them the
 // clients send (8 looping an alias flood got 2,852 refusals in 5 s, 1.7 ms of the loop each). So an
-// anonymous request that a limit refused before it ran (MAX_TOKENS, nesting, MAX_LIST_VALUES, ...)
-// keeps its address's slot for ANONYMOUS_REFUSAL_HOLD after its answer: that address is refused at
-// most a few times a second, while a caller that got one refusal by mistake barely notices.
+// anonymous request that a limit refused keeps its address's slot for ANONYMOUS_REFUSAL_HOLD after its
+// answer: that address is refused at most a few times a second, while a caller that got one refusal
+// by mistake barely notices. Every limit counts (src/shared/limit-refusal.ts): those before the run
+// (MAX_TOKENS, ANONYMOUS_MAX_TOKENS, nesting, MAX_LIST_VALUES, MAX_DEPTH, MAX_QUERY_COST, ...) and
+// those met while it ran (the answer's rows or bytes, QUERY_TIMEOUT): eight /ipc clients whose slow
+// statement was stopped at the anonymous row limit after 50-80 ms of DuckDB work each, sent again at
+// once, pushed a signed-in probe's p99 to 3.5x its value alone.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode } from '../shared/errors.js';
@@ -44,8 +48,8 @@ export interface CallerGateSettings {
   /** Requests of one anonymous address running at once (at most `limit`); 0: `limit`. */
   readonly perAddress?: number;
   /**
-   * ANONYMOUS_REFUSAL_HOLD (ms): after a limit refused an anonymous request before it ran, its
-   * address's slot stays taken this long (0: released at once).
+   * ANONYMOUS_REFUSAL_HOLD (ms): after a limit refused an anonymous request (before or while it ran),
+   * its address's slot stays taken this long (0: released at once).
    */
   readonly refusalHoldMs?: number;
 }

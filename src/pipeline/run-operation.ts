@@ -11,6 +11,7 @@ import { HeaderMap } from '@apollo/server';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { ErrorCode } from '../shared/errors.js';
+import { noteLimitRefusal } from '../shared/limit-refusal.js';
 import { answerPrepared } from './fast-path/prepared.js';
 import { prefersGraphqlResponse } from './graphql-server.js';
 import { refusalBody, type RequestLimits, requestParts } from './limits/cost-limit.js';
@@ -81,6 +82,8 @@ export class OperationRunner {
     const parts = requestParts(method, call.body, search);
     const refused = this.limits.before?.(parts.query, parts.variables, ctx.identity, parts.variablesText);
     if (refused) {
+      // Whichever entry point asked (/query, /ipc, a jq program's querySvc): the caller gate holds an anonymous address after it.
+      noteLimitRefusal();
       // The status and media type Apollo would answer (SPEC §1).
       const strict = prefersGraphqlResponse(accept);
       const type = strict ? 'application/graphql-response+json; charset=utf-8' : JSON_TYPE;

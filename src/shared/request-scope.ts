@@ -68,9 +68,10 @@ export class RequestScope {
    */
   caller: object | undefined;
   /**
-   * Refused by a limit before anything ran (MAX_TOKENS, MAX_ALIASES, nesting, MAX_BODY_SIZE,
-   * MAX_LIST_VALUES): its log line is sampled like a success, so a flood of such requests is not a
-   * flood of warn lines (issue 31).
+   * Refused by a limit, before anything ran (MAX_TOKENS, MAX_ALIASES, nesting, MAX_BODY_SIZE,
+   * MAX_LIST_VALUES, MAX_DEPTH, MAX_QUERY_COST) or while it ran (the answer's rows or bytes,
+   * QUERY_TIMEOUT; src/shared/limit-refusal.ts): its log line is sampled apart, so a flood of such
+   * requests is not a flood of warn lines, and an anonymous address is held after it (issue 31).
    */
   refusedByLimit = false;
   /** The client's address (admission tells anonymous callers apart by it). */

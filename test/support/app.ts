@@ -41,8 +41,10 @@ export async function startApp(env: Record<string, string> = {}, imports: import
   // Every anonymous request of an in-process test comes from one address (inject's 127.0.0.1), and
   // several tests send anonymous requests side by side on purpose (concurrent misses, parallel writes):
   // they keep MAX_REQUESTS_PER_CALLER's 4 rather than one per anonymous address, which
-  // test/e2e/caller-gate.test.ts checks against a real server.
-  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: '0', ...env }, argv: [], cwd: dir });
+  // test/e2e/caller-gate.test.ts checks against a real server. Likewise they send documents up to
+  // MAX_TOKENS (the limits tests) without signing in: ANONYMOUS_MAX_TOKENS is off here, and
+  // test/e2e/refusal-hold.test.ts checks it against a real server.
+  const config = loadConfig({ env: { CORE_DB_PATH: join(dir, 'core.duckdb'), CATALOGS_DIR: CATALOGS, CATALOG_ALLOWED_PATHS: allowed, LOG_LEVEL: process.env.TEST_LOG ?? 'silent', ANONYMOUS_MAX_REQUESTS_PER_ADDRESS: '0', ANONYMOUS_MAX_TOKENS: '0', ...env }, argv: [], cwd: dir });
   const app = await createApp(config, createLogger(config.LOG_LEVEL), imports);
   await app.getHttpAdapter().getInstance().ready();
   const fastify = app.getHttpAdapter().getInstance();

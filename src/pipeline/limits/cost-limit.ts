@@ -18,6 +18,7 @@ import type { Config } from '../../config/schema.js';
 import type { RequestContext } from '../../executor/request-context.js';
 import type { Identity } from '../../auth/identity.js';
 import { ErrorCode } from '../../shared/errors.js';
+import { noteLimitRefusal } from '../../shared/limit-refusal.js';
 import { depthLimit } from './depth-limit.js';
 
 /**
@@ -354,8 +355,14 @@ function listTooLong(length: number, limit: number): GraphQLError {
   });
 }
 
-function tooManyTokens(limit: number, at?: Located): GraphQLError {
-  return new GraphQLError(`the query document has more than ${limit} tokens (MAX_TOKENS)`, { ...at, extensions: { code: ErrorCode.GraphQLParseFailed, http: { status: 400 } } });
+/**
+ * Over MAX_TOKENS, or over ANONYMOUS_MAX_TOKENS for an anonymous caller: refused as graphql-js's
+ * parser refuses a document over its maxTokens (a syntax error, 400 for every client), so a client
+ * handles both alike.
+ */
+function tooManyTokens(limit: number, at?: Located, anonymous = false): GraphQLError {
+  const which = anonymous ? `, the limit of an anonymous request (ANONYMOUS_MAX_TOKENS); sign in for a larger one` : ' (MAX_TOKENS)';
+  return new GraphQLError(`the query document has more than ${limit} tokens${which}`, { ...at, extensions: { code: ErrorCode.GraphQLParseFailed, http: { status: 400 } } });
 }
 
 function nestedTooDeep(what: 'query document' | 'request variables', at?: Located): GraphQLError {
@@ -374,12 +381,12 @@ function tooManyAliases(limit: number, at: Located): GraphQLError {
 type Located = { readonly source: Source; readonly positions: readonly number[] };
 
 /** The refusal of the first limit a document crossed, located at the character that crossed it. */
-function documentRefusal(query: string, crossed: NonNullable<DocumentShape['crossed']>, limits: DocumentLimits): GraphQLError {
+function documentRefusal(query: string, crossed: NonNullable<DocumentShape['crossed']>, limits: DocumentLimits, anonymous: boolean): GraphQLError {
   // graphql-js finds the line by searching its source for line breaks past the position too: on a
   // one-line 116 kB alias flood that search cost more than the scan. The text up to the offset is enough.
   const at = { source: new Source(query.slice(0, crossed.offset + 1)), positions: [crossed.offset] };
   if (crossed.limit === 'nesting') return nestedTooDeep('query document', at);
-  return crossed.limit === 'aliases' ? tooManyAliases(limits.aliases, at) : tooManyTokens(limits.tokens, at);
+  return crossed.limit === 'aliases' ? tooManyAliases(limits.aliases, at) : tooManyTokens(limits.tokens, at, anonymous);
 }
 
 /** The query text and variables of an HTTP GraphQL request as Apollo will read them (POST body or GET search). */
@@ -416,21 +423,29 @@ export function exempt(identity: Identity, list: readonly string[]): boolean {
 }
 
 /** The limits of one request as settings give them. */
-export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'MAX_LIST_VALUES' | 'COST_LIMITS_EXEMPT'>): RequestLimits {
+export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST' | 'MAX_ROOT_FIELDS' | 'MAX_ALIASES' | 'MAX_TOKENS' | 'MAX_LIST_VALUES' | 'COST_LIMITS_EXEMPT'> & Partial<Pick<Config, 'ANONYMOUS_MAX_TOKENS'>>): RequestLimits {
   const limits: CostLimits = { maxCost: config.MAX_QUERY_COST, maxRootFields: config.MAX_ROOT_FIELDS, maxAliases: config.MAX_ALIASES };
-  // The document limits a scan stops at: with MAX_ALIASES, and without it for callers exempt from it.
+  // The document limits a scan stops at: with MAX_ALIASES, and without it for callers exempt from it;
+  // an anonymous caller's token limit is the smaller of MAX_TOKENS and ANONYMOUS_MAX_TOKENS.
   const tokens = Math.max(0, config.MAX_TOKENS);
-  const bounded = new DocumentScans({ nesting: MAX_NESTING, aliases: Math.max(0, config.MAX_ALIASES), tokens });
-  const unaliased = new DocumentScans({ nesting: MAX_NESTING, aliases: 0, tokens });
+  const own = config.ANONYMOUS_MAX_TOKENS ?? 0;
+  const anonymousTokens = own > 0 && (tokens === 0 || own < tokens) ? own : tokens;
+  const scansOf = (t: number) => ({
+    bounded: new DocumentScans({ nesting: MAX_NESTING, aliases: Math.max(0, config.MAX_ALIASES), tokens: t }),
+    unaliased: new DocumentScans({ nesting: MAX_NESTING, aliases: 0, tokens: t }),
+  });
+  const signedIn = scansOf(tokens);
+  const anonymous = anonymousTokens === tokens ? signedIn : scansOf(anonymousTokens);
   return {
     ...(config.MAX_TOKENS > 0 ? { maxTokens: config.MAX_TOKENS } : {}),
     rules: [depthLimit(config.MAX_DEPTH)],
     before: (query, variables, identity, variablesText) => {
       // The document first, stopping at the first limit it crosses (issue 31): an alias flood or a
       // deep `_and` costs the part read up to the limit.
-      const scans = config.MAX_ALIASES > 0 && !exempt(identity, config.COST_LIMITS_EXEMPT) ? bounded : unaliased;
+      const own = identity.authType === 'anonymous' ? anonymous : signedIn;
+      const scans = config.MAX_ALIASES > 0 && !exempt(identity, config.COST_LIMITS_EXEMPT) ? own.bounded : own.unaliased;
       const crossed = query ? scans.scan(query).crossed : undefined;
-      if (crossed) return documentRefusal(query!, crossed, scans.limits);
+      if (crossed) return documentRefusal(query!, crossed, scans.limits, scans.limits.tokens !== tokens);
       // POST bodies were checked while they streamed in (src/pipeline/limits/body-scan.ts); GET's
       // variables and in-process callers' are checked here.
       if (valueNesting(variables, MAX_NESTING) > MAX_NESTING || (variablesText && scanDocument(variablesText, { nesting: MAX_NESTING, aliases: 0, tokens: 0 }).crossed)) return nestedTooDeep('request variables');
@@ -443,7 +458,9 @@ export function requestGuard(config: Pick<Config, 'MAX_DEPTH' | 'MAX_QUERY_COST'
       // measured from them (a huge Int was an "estimated cost of 1e+23").
       const invalid = invalidVariable(schema, operation, variables);
       if (invalid || exempt(identity, config.COST_LIMITS_EXEMPT)) return invalid;
-      return costError(measuredOnce(schema, document, operation, variables), limits);
+      const over = costError(measuredOnce(schema, document, operation, variables), limits);
+      if (over) noteLimitRefusal();
+      return over;
     },
   };
 }

@@ -2,6 +2,7 @@
 // included. A deeper query is refused before anything runs. Each fragment is measured once
 // (issue 15): a document whose fragments each spread the next twice must not cost 2^n visits.
 import { type ASTVisitor, type FragmentDefinitionNode, GraphQLError, Kind, type SelectionSetNode, type ValidationContext } from 'graphql';
+import { noteLimitRefusal } from '../../shared/limit-refusal.js';
 
 class Depths {
   private readonly known = new Map<string, number>();
@@ -51,6 +52,7 @@ export function depthLimit(maxDepth: number) {
         depths ??= new Depths(fragmentsOf(context));
         const depth = depths.of(node.selectionSet);
         if (maxDepth > 0 && depth > maxDepth) {
+          noteLimitRefusal();
           context.reportError(new GraphQLError(`query depth ${depth} exceeds the maximum depth ${maxDepth} (MAX_DEPTH)`, { nodes: [node], extensions: { code: 'MAX_DEPTH_EXCEEDED' } }));
         }
       },
