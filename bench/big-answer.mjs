@@ -6,8 +6,9 @@
 // whole by this client either), and prints the JSON size, the server's RSS before the request and
 // its peak (VmHWM) after. Needs `npm run build`.
 // Environment: BIG_CHECKOUT (another checkout's dist/ to measure), BIG_PORT (default a free one), BIG_ORDER
-// (0: no order_by), BIG_ENV (extra settings of the server, e.g. "DUCKDB_THREADS=1").
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// (0: no order_by), BIG_ENV (extra settings of the server, e.g. "DUCKDB_THREADS=1"), BIG_SAVE (a file the first
+// answer is written to, to compare two builds or settings byte for byte with `cmp`).
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,8 +51,9 @@ try {
   // BIG_ORDER=0: without order_by (the database need not sort the rows before the first is sent).
   const order = process.env.BIG_ORDER === '0' ? '' : 'order_by: [{field: "id"}], ';
   const query = `{ big_big_items(${order}limit: ${rows}) { id name qty day note } }`;
-  const ask = async () => {
+  const ask = async (save) => {
     const res = await fetch(`http://127.0.0.1:${port}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const out = save ? createWriteStream(save) : undefined;
     let size = 0;
     let head = '';
     let tail = '';
@@ -61,7 +63,9 @@ try {
       const text = decoder.decode(chunk, { stream: true });
       if (head.length < 200) head += text.slice(0, 200);
       tail = (tail + text).slice(-200);
+      if (out && !out.write(chunk)) await new Promise((r) => out.once('drain', r));
     }
+    if (out) await new Promise((r) => out.end(r));
     return { status: res.status, size, head, tail };
   };
   // A small answer first: the server is warm (schema, plan) before the peak is read.
@@ -73,7 +77,7 @@ try {
     const t0 = Date.now();
     const samples = [];
     const sampler = setInterval(() => samples.push(rss(svc.pid).VmRSS), 100);
-    const answer = await ask().finally(() => clearInterval(sampler));
+    const answer = await ask(round === 1 ? process.env.BIG_SAVE : undefined).finally(() => clearInterval(sampler));
     const after = rss(svc.pid);
     const at = (f) => mb(samples[Math.min(samples.length - 1, Math.floor(samples.length * f))] ?? 0);
     console.log(`request ${round}, ${rows} rows: status ${answer.status}, JSON ${mb(answer.size)} in ${Date.now() - t0} ms; server RSS before ${mb(before.VmRSS)} (peak so far ${mb(before.VmHWM)}), peak ${mb(after.VmHWM)} = ${(after.VmHWM / answer.size).toFixed(2)}x the JSON (target < 2x); peak minus RSS before ${mb(after.VmHWM - before.VmRSS)} = ${((after.VmHWM - before.VmRSS) / answer.size).toFixed(2)}x`);

@@ -244,6 +244,11 @@ export const settingsShape = {
   DUCKDB_MEMORY_LIMIT: sizeMb.optional(),
   /** DuckDB's worker threads; unset: the number of CPUs (DuckDB's own default). */
   DUCKDB_THREADS: int.refine((n) => n >= 1, 'at least 1 thread').optional(),
+  /**
+   * An ordered DuckDB list streamed longer than this many rows is read in windows of its order keys
+   * of this many rows, each sorted alone, instead of one sort of every row (issue 30); 0: one sort.
+   */
+  DUCKDB_WINDOW_ROWS: int.default(16_384).refine((n) => n >= 0, 'must be 0 (one sort) or more'),
   DB_PATH: z.string().default(''),
   DB_MAX_OPEN_CONNS: int.default(0),
   /** Idle connections each pool keeps (DuckDB reads, every PostgreSQL and MySQL source); 0: the engine's default. */

@@ -14,6 +14,7 @@ import { SourceRegistry } from './registry.js';
       ...(c.DUCKDB_MEMORY_LIMIT ? { memoryLimitMb: c.DUCKDB_MEMORY_LIMIT } : {}),
       ...(c.DUCKDB_THREADS ? { threads: c.DUCKDB_THREADS } : {}),
       maxIdle: c.DB_MAX_IDLE_CONNS,
+      windowRows: c.DUCKDB_WINDOW_ROWS,
     }), inject: [CONFIG] },
     { provide: SourceRegistry, useFactory: () => new SourceRegistry() },
   ],

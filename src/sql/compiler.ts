@@ -26,7 +26,31 @@ export interface CompiledSql {
    * A row statement's (`compileRows`) rows its reader skips (`offset`) and then keeps at most
    * (`limit`), where the statement does not cut them itself (DuckDB: src/sql/dialects/duckdb.ts).
    */
-  readonly window?: { readonly offset: number; readonly limit?: number };
+  readonly window?: { readonly offset: number; readonly limit?: number; readonly keys?: KeyWindows };
+}
+
+/**
+ * An ordered row statement read in windows of its order keys, one snapshot (DuckDB:
+ * src/sql/dialects/duckdb-windows.ts, read by src/sources/duckdb/windows.ts): `bounds` returns the
+ * order keys of every `size`-th row (and of the last row wanted), the windows read the rows between
+ * two of them, each sorted alone. `lo` / `hi` are the indexes in `params` where a window's lower
+ * (exclusive) and upper (inclusive) keys are bound, in order-item order.
+ */
+export interface KeyWindows {
+  readonly size: number;
+  readonly bounds: { readonly sql: string; readonly params: readonly unknown[] };
+  /** Every row (fewer rows than one window, or a key declared never null that is). */
+  readonly all: KeyWindow;
+  readonly first: KeyWindow;
+  readonly between: KeyWindow;
+  readonly last: KeyWindow;
+}
+
+export interface KeyWindow {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly lo: readonly number[];
+  readonly hi: readonly number[];
 }
 
 /** The answer of a root field from the rows of its statement (src/sql/rows/assemble.ts). */

@@ -9,7 +9,10 @@ import { Serial } from '../../shared/mutex.js';
 import { StatementCache } from '../statement-cache.js';
 import { statementCancelled, statementTimeout } from '../timeout.js';
 import type { Row, SourceConnection } from '../types.js';
+import type { KeyWindows } from '../../sql/compiler.js';
+import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { registerGeometryFunctions } from './geo/functions.js';
+import { windowRows } from './windows.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
 export class DuckDbEngine {
@@ -28,6 +31,8 @@ export class DuckDbEngine {
     private readonly timeoutMs: number,
     /** DB_MAX_IDLE_CONNS: connections kept idle; one released beyond it is closed (0: all kept). */
     private readonly maxIdle = 0,
+    /** The DuckDB sources' compiler (DUCKDB_WINDOW_ROWS: ordered lists read in key windows). */
+    readonly compiler = new DuckDbCompiler(),
   ) {}
 
   static async create(path: string, maxOpen: number, timeoutMs = 0, limits: DuckDbLimits = {}): Promise<DuckDbEngine> {
@@ -48,7 +53,7 @@ export class DuckDbEngine {
     registerGeometryFunctions(c);
     const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');
     c.closeSync();
-    return new DuckDbEngine(instance, pool, name, timeoutMs, limits.maxIdle ?? 0);
+    return new DuckDbEngine(instance, pool, name, timeoutMs, limits.maxIdle ?? 0, new DuckDbCompiler(limits.windowRows ?? 0));
   }
 
   /** Connections of the read pool (DB_MAX_OPEN_CONNS): the size of its admission gate. */
@@ -193,13 +198,37 @@ export class DuckDbEngine {
    * A statement's rows a DuckDB chunk (2048 rows) at a time, on a pooled connection held until the
    * iteration ends. QUERY_TIMEOUT bounds the whole iteration; stopping early interrupts the query.
    */
-  async *stream(source: string, sql: string, values: readonly unknown[], signal?: CancelSignal): AsyncGenerator<unknown[][]> {
+  stream(source: string, sql: string, values: readonly unknown[], signal?: CancelSignal): AsyncGenerator<unknown[][]> {
+    return this.held(source, signal, false, async function* (c) {
+      const result = await c.stream(sql, params(values));
+      for await (const rows of result.yieldRowsJs()) yield rows as unknown[][];
+    });
+  }
+
+  /**
+   * An ordered list's rows read in windows of its order keys (src/sources/duckdb/windows.ts), all
+   * in one transaction: every window reads the same snapshot, whatever is committed meanwhile.
+   */
+  windows(source: string, w: KeyWindows, total: number | undefined, signal?: CancelSignal): AsyncGenerator<unknown[][]> {
+    return this.held(source, signal, true, (c) => windowRows(c, w, total));
+  }
+
+  /**
+   * `body`'s batches, on a pooled connection held until the iteration ends (inside a transaction
+   * when `snapshot`, rolled back at the end: it only reads). QUERY_TIMEOUT bounds the whole
+   * iteration; stopping early interrupts the statement running.
+   */
+  private async *held<T>(source: string, signal: CancelSignal | undefined, snapshot: boolean, body: (c: DuckDBConnection) => AsyncGenerator<T>): AsyncGenerator<T> {
     const c = await this.acquire(source);
     const stop = this.stopper(c, signal);
     let finished = false;
+    let begun = false;
     try {
-      const result = await c.stream(sql, params(values));
-      for await (const rows of result.yieldRowsJs()) yield rows as unknown[][];
+      if (snapshot) {
+        await c.run('BEGIN TRANSACTION');
+        begun = true;
+      }
+      yield* body(c);
       finished = true;
     } catch (e) {
       throw stop.error(source) ?? e;
@@ -207,7 +236,26 @@ export class DuckDbEngine {
       stop.clear();
       // Abandoned half-way (the client went away): the query must not go on running.
       if (!finished) c.interrupt();
-      this.release(c);
+      // A connection whose transaction could not be ended is not handed out again.
+      const ended = begun ? await c.run('ROLLBACK').then(() => true, () => false) : true;
+      if (ended) this.release(c);
+      else this.discard(c);
+    }
+  }
+
+  /** Closes a pooled connection that cannot be used again (its place in the pool is freed). */
+  private discard(c: DuckDBConnection): void {
+    this.busy.delete(c);
+    this.open--;
+    c.closeSync();
+    // Whoever waits for a connection gets a new one.
+    const next = this.waiting.shift();
+    if (next) {
+      this.open++;
+      this.instance.connect().then(next, () => {
+        this.open--;
+        this.waiting.unshift(next);
+      });
     }
   }
 
@@ -289,6 +337,8 @@ export interface DuckDbLimits {
   readonly threads?: number;
   /** DB_MAX_IDLE_CONNS: read-pool connections kept idle; one released beyond it is closed (0: all kept). */
   readonly maxIdle?: number;
+  /** DUCKDB_WINDOW_ROWS: an ordered list longer than this is read in key windows of this many rows (0 or unset: one sort). */
+  readonly windowRows?: number;
 }
 
 /**

@@ -28,7 +28,11 @@ export interface DuckDbSourceOptions {
 
 export class DuckDbSource implements DataSourceRuntime {
   readonly type = 'duckdb' as const;
-  readonly compiler = compiler;
+
+  /** The engine's (DUCKDB_WINDOW_ROWS), shared by every DuckDB source. */
+  get compiler(): DuckDbCompiler {
+    return this.engine.compiler;
+  }
 
   private constructor(
     private readonly engine: DuckDbEngine,
@@ -151,12 +155,16 @@ export class DuckDbSource implements DataSourceRuntime {
   }
 
   async *streamRows(stmt: CompiledSql, signal?: CancelSignal, text?: boolean): AsyncGenerator<readonly unknown[]> {
-    // The rows the statement leaves to its reader to cut (an unordered list read as it is scanned,
-    // DuckDbCompiler.compileRows); returning early ends the stream, which interrupts the statement.
+    // The rows the statement leaves to its reader to cut (an unordered list read as it is scanned, an
+    // ordered one read in key windows: DuckDbCompiler.compileRows); returning early ends the
+    // stream, which interrupts the statement.
     let skip = stmt.window?.offset ?? 0;
     let left = stmt.window?.limit ?? Infinity;
     if (left <= 0) return;
-    for await (let rows of this.engine.stream(this.name, stmt.sql, stmt.params, signal)) {
+    // An ordered list longer than a window: read in windows of its order keys (engine.windows).
+    const keys = stmt.window?.keys;
+    const batches = keys ? this.engine.windows(this.name, keys, stmt.window!.limit === undefined ? undefined : skip + left, signal) : this.engine.stream(this.name, stmt.sql, stmt.params, signal);
+    for await (let rows of batches) {
       if (skip) {
         const skipped = Math.min(skip, rows.length);
         rows = rows.slice(skipped);

@@ -2,13 +2,14 @@
 import type { ScalarName } from '../../catalog/model.js';
 import type { KeysTable } from '../../planner/ir/remote.js';
 import type { AggFn, AggregateNode } from '../../planner/ir/aggregate.js';
-import { type CompiledSql, filterClause, hasSubquery, SqlCompiler, SqlContext } from '../compiler.js';
+import { type CompiledSql, filterClause, hasSubquery, type KeyWindow, type KeyWindows, SqlCompiler, SqlContext } from '../compiler.js';
 import { intervalText } from '../../shared/duration.js';
 import { jsonKey } from '../keys.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { CompareNode, FilterNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
 import type { SelectNode } from '../../planner/ir/select.js';
-import type { GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../../planner/ir/expr.js';
+import type { ColumnExpr, GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../../planner/ir/expr.js';
+import { type Key, KeySlot, nullKeys, slots, windowRange } from './duckdb-windows.js';
 import { geoJsonOf, geometryAggregate, h3Resolution, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
 const TYPES: Record<ScalarName, string> = {
@@ -78,6 +79,13 @@ function presence(f: FilterNode | undefined, alias: string): { table: string; co
 }
 
 export class DuckDbCompiler extends SqlCompiler {
+  constructor(
+    /** DUCKDB_WINDOW_ROWS: an ordered row list longer than this is read in key windows of this many rows (0: one sort). */
+    private readonly windowRows = 0,
+  ) {
+    super();
+  }
+
   /** DuckDB does not read ISO-8601 durations: they are bound as interval text. */
   protected override bindValue(value: unknown, scalar: ScalarName): unknown {
     if (scalar === 'Interval' && typeof value === 'string') return intervalText(value);
@@ -157,9 +165,10 @@ export class DuckDbCompiler extends SqlCompiler {
    * rows are the ones read first, which a join of its relations before the LIMIT could change).
    */
   override compileRows(sel: SelectNode, timezone = 'UTC'): CompiledSql {
-    if ((sel.limit === undefined && !sel.offset) || sel.distinctOn?.length || sel.joins?.length || sel.pre) return super.compileRows(sel, timezone);
+    const limited = sel.limit !== undefined || !!sel.offset;
+    if (sel.distinctOn?.length || sel.joins?.length || sel.pre) return super.compileRows(sel, timezone);
     const whole = { ...sel, limit: undefined, offset: undefined };
-    if (!sel.orderBy.length && scannedInOrder(sel)) {
+    if (!sel.orderBy.length && limited && scannedInOrder(sel)) {
       // Unordered: the LIMIT of a large read makes DuckDB gather every row it keeps before the first
       // is returned, to keep them in the order they were read (139 MB for the bench list); read as
       // it is scanned, the rows stream, and the reader cuts them (DuckDbSource.streamRows).
@@ -167,7 +176,47 @@ export class DuckDbCompiler extends SqlCompiler {
     }
     if (!sel.orderBy.length || !sel.orderBy.every((o) => o.expr.kind === 'column' && o.expr.table === sel.from.alias)) return super.compileRows(sel, timezone);
     const rows = super.compileRows(whole, timezone);
-    return { ...rows, sql: `${rows.sql}${this.limitOffset(sel.limit, sel.offset, new SqlContext(timezone))}` };
+    // Checked as the LIMIT and OFFSET written into a statement are (non-negative integers).
+    const cut = this.limitOffset(sel.limit, sel.offset, new SqlContext(timezone));
+    const total = sel.limit === undefined ? undefined : (sel.offset ?? 0) + sel.limit;
+    if (this.windowRows > 0 && (total === undefined || total > this.windowRows)) {
+      // Read in windows of its order keys (src/sql/dialects/duckdb-windows.ts); the reader cuts.
+      return { ...rows, window: { offset: sel.offset ?? 0, ...(sel.limit !== undefined ? { limit: sel.limit } : {}), keys: this.keyWindows(whole, timezone, total) } };
+    }
+    return limited ? { ...rows, sql: `${rows.sql}${cut}` } : rows;
+  }
+
+  /**
+   * The statements of an ordered list read in key windows: the keys of every windowRows-th row up to
+   * `total` (and of row `total` itself, so the last window is bounded too), and the list's rows
+   * statement with a key range added to its WHERE, for the first, middle and last windows.
+   */
+  private keyWindows(sel: SelectNode, timezone: string, total: number | undefined): KeyWindows {
+    const key: Key = sel.orderBy.map((o) => ({ expr: o.expr as ColumnExpr, desc: o.desc, notNull: !!o.notNull, nullsFirst: o.notNull ? this.nullsFirstByDefault(o.desc) : !o.desc }));
+    const ctx = new SqlContext(timezone);
+    const order = this.orderList(sel.orderBy, ctx);
+    const keys = key.map((k, i) => `${this.expr(k.expr, ctx)} AS _k${i}`);
+    const nulls = nullKeys(key, (e) => this.expr(e, ctx));
+    const n = this.windowRows;
+    const at = total === undefined ? `_n % ${n} = 0` : `(_n % ${n} = 0 AND _n < ${total}) OR _n = ${total}`;
+    const bounds = `SELECT * FROM (SELECT ${keys.join(', ')}, row_number() OVER (ORDER BY ${order}) AS _n${nulls ? `, ${nulls} AS _nulls` : ''} FROM ${this.from(sel, ctx)}${this.whereClause(sel, ctx)}) AS _w WHERE ${at} ORDER BY _n`;
+    const window = (lo: boolean, hi: boolean): KeyWindow => {
+      if (!lo && !hi) {
+        const all = super.compileRows(sel, timezone);
+        return { sql: all.sql, params: all.params, lo: [], hi: [] };
+      }
+      const [los, his] = [slots(key), slots(key)];
+      const range = windowRange(key, lo ? los : undefined, hi ? his : undefined);
+      const stmt = super.compileRows({ ...sel, where: sel.where ? { kind: 'and', items: [sel.where, range] } : range }, timezone);
+      const index = (s: readonly ParamExpr[]) => s.map((p) => stmt.params.indexOf(p.value));
+      return { sql: stmt.sql, params: stmt.params.map((p) => (p instanceof KeySlot ? null : p)), lo: lo ? index(los) : [], hi: hi ? index(his) : [] };
+    };
+    return { size: n, bounds: { sql: bounds, params: ctx.params }, all: window(false, false), first: window(false, true), between: window(true, true), last: window(true, false) };
+  }
+
+  /** A window key (duckdb-windows.ts) is bound as DuckDB returned it, with its own type: no cast. */
+  protected override placeholder(p: ParamExpr, ctx: SqlContext): string {
+    return p.value instanceof KeySlot ? `$${ctx.add(p.value)}` : super.placeholder(p, ctx);
   }
 
   /** Unnested side by side, the lists give one row per key (they have the same length). */
