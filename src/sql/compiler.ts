@@ -23,6 +23,14 @@ export interface CompiledSql {
    */
   readonly rows?: RowsAssembler;
   /**
+   * Positions of a rows statement's columns that hold a 1:N level's values as PostgreSQL arrays
+   * (src/sql/rows/compiler.ts); the source reads them by their element type, or runs `json` instead
+   * where it does not know that type.
+   */
+  readonly arrays?: readonly number[];
+  /** The same statement with every 1:N level as JSON text, taking the same parameters, and its assembler. */
+  readonly json?: { readonly sql: string; readonly rows: RowsAssembler };
+  /**
    * A row statement's (`compileRows`) rows its reader skips (`offset`) and then keeps at most
    * (`limit`), where the statement does not cut them itself (DuckDB: src/sql/dialects/duckdb.ts).
    */
@@ -254,7 +262,7 @@ export abstract class SqlCompiler {
         case 'scalar':
           return [f.key, this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list, ctx)];
         case 'const':
-          return [f.key, f.value === null ? 'NULL' : this.param({ kind: 'param', value: f.value, scalar: typeof f.value === 'number' ? 'Float' : typeof f.value === 'boolean' ? 'Boolean' : 'String' }, ctx)];
+          return [f.key, this.constValue(f.value, ctx)];
         case 'object':
           return [f.key, this.toOne(f.select, ctx)];
         case 'array':
@@ -280,6 +288,11 @@ export abstract class SqlCompiler {
       }
     });
     return this.jsonObject(pairs, ctx);
+  }
+
+  /** A constant of the answer (`__typename`) as the statement holds it: one parameter. */
+  protected constValue(value: string | number | boolean | null, ctx: SqlContext): string {
+    return value === null ? 'NULL' : this.param({ kind: 'param', value, scalar: typeof value === 'number' ? 'Float' : typeof value === 'boolean' ? 'Boolean' : 'String' }, ctx);
   }
 
   /**

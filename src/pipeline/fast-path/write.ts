@@ -224,9 +224,38 @@ class Generator {
         case 'children':
           code.value(`${this.parsed(sub.out, () => this.listHelper(v.rows, sub.out))}(${r}[${v.index}]))`);
           break;
+        case 'arrays':
+          code.value(`${this.arraysHelper(v, sub.out)}(${r})`);
+          break;
       }
     });
     code.text(fields.length ? '}' : '{}');
+  }
+
+  /**
+   * A 1:N level of values from its arrays (one per field, read by type as columns are: no JSON
+   * parse, no big-integer scan); null or `[]` without rows, as the level says.
+   */
+  private arraysHelper(v: Extract<RowField['value'], { kind: 'arrays' }>, out: Out): string {
+    const { of: list, nonNull } = nullable(out);
+    if (list.kind !== 'list') throw new NoWriter();
+    const inner = objectOut(nullable(list.of).of, v.fields.map((f) => f.key));
+    const columns = v.fields.flatMap((f) => (f.value.kind === 'column' ? [f.value.index] : []));
+    const body = new Code();
+    body.raw('n++;');
+    v.fields.forEach((f, i) => {
+      const sub = inner.fields[i]!;
+      body.text(`${i ? ',' : '{'}${JSON.stringify(f.key)}:`);
+      if (f.value.kind === 'const') body.text(this.constant(sub, f.value.value));
+      else if (sub.typename !== undefined) throw new NoWriter();
+      else body.value(`${this.leaf(sub.out)}(a${f.value.index}[i])`);
+    });
+    body.text('}');
+    const first = `a${columns[0]}`;
+    const empty = v.emptyAsNull ? (nonNull ? 'bail();' : 'return "null";') : 'return "[]";';
+    // An item is a row, never null: the item type's non-null wrapper holds.
+    return this.helper((name) =>
+      `function ${name}(r) { ${columns.map((c) => `const a${c} = r[${c}];`).join(' ')} if (${first} === null) ${empty} if (!Array.isArray(${first})) bail(); let s = '['; for (let i = 0; i < ${first}.length; i++) { if (i) s += ','; ${body.done()} } return s + ']'; }`);
   }
 
   /** Statements writing the positional object `x` (a JSON array of values in field order). */

@@ -11,7 +11,7 @@ import type { PoolStats } from '../../shared/metrics.js';
 import { parseDbJson } from '../../shared/json.js';
 import type { CompiledSql } from '../../sql/compiler.js';
 import { PostgresCompiler } from '../../sql/dialects/postgres.js';
-import { ROW_VALUE_TYPES } from '../../sql/pg/row-values.js';
+import { ROW_VALUE_TYPES, arrayReader } from '../../sql/pg/row-values.js';
 import { RowsAnswer } from '../../sql/rows/answer.js';
 import { statementCancelled } from '../timeout.js';
 import { clientError } from './errors.js';
@@ -75,13 +75,46 @@ export interface PostgresSourceOptions {
   readonly rows?: boolean;
 }
 
+/** Statements whose typed 1:N arrays held a type the rows are not read by (their JSON form is run instead). */
+const jsonOnly = new Set<string>();
+
+/**
+ * The 1:N levels' arrays of a rows statement read in place by their element type; false where one
+ * is of a type not read this way (an enum's, a domain's: src/sql/pg/row-values.ts).
+ */
+function readArrays(r: pg.QueryResult, columns: readonly number[]): boolean {
+  const readers = columns.map((i) => arrayReader(r.fields[i]!.dataTypeID));
+  if (readers.some((x) => !x)) return false;
+  for (const row of r.rows as unknown[][]) {
+    for (let k = 0; k < columns.length; k++) {
+      const i = columns[k]!;
+      const text = row[i];
+      if (text === null) continue;
+      const values = readers[k]!(text as string);
+      if (!values) return false;
+      row[i] = values;
+    }
+  }
+  return true;
+}
+
 /** A rows statement's answer (src/sql/rows/answer.ts: the rows, assembled or written later), or the JSON document of any other read. */
-async function answerOf(c: pg.ClientBase, stmt: CompiledSql, name: string | undefined): Promise<unknown> {
+async function answerOf(c: pg.ClientBase, stmt: CompiledSql, name: (sql: string) => string | undefined): Promise<unknown> {
   if (stmt.rows) {
-    const r = await c.query({ name, text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: ROW_VALUE_TYPES as never });
+    const json = stmt.json !== undefined && jsonOnly.has(stmt.sql) ? stmt.json : undefined;
+    const text = json ? json.sql : stmt.sql;
+    const r = await c.query({ name: name(text), text, values: stmt.params as unknown[], rowMode: 'array', types: ROW_VALUE_TYPES as never });
+    if (json) return new RowsAnswer(r.rows as unknown[][], json.rows);
+    if (stmt.arrays && !readArrays(r, stmt.arrays)) {
+      if (stmt.json === undefined) throw new PublicError(ErrorCode.Internal, 'a rows statement returned arrays it cannot read');
+      // Bounded: plans are cached per operation, so these texts repeat.
+      if (jsonOnly.size >= MAX_NAMED * 4) jsonOnly.clear();
+      jsonOnly.add(stmt.sql);
+      return answerOf(c, stmt, name);
+    }
     return new RowsAnswer(r.rows as unknown[][], stmt.rows);
   }
-  const r = await c.query({ name, text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
+  const r = await c.query({ name: name(stmt.sql), text: stmt.sql, values: stmt.params as unknown[], rowMode: 'array', types: RAW_TEXT });
   const v = r.rows[0]?.[0] as string | null | undefined;
   return v === null || v === undefined ? null : parseDbJson(v);
 }
@@ -91,7 +124,7 @@ function wrap(c: pg.ClientBase, source: string, timeoutMs: number | undefined): 
     async all(stmt: CompiledSql): Promise<Row[]> {
       try {
         // A read inside a transaction: its answer as the one value of one row, as a JSON read gives it.
-        if (stmt.rows) return [{ result: await answerOf(c, stmt, undefined) }];
+        if (stmt.rows) return [{ result: await answerOf(c, stmt, unnamed) }];
         return (await c.query({ text: stmt.sql, values: stmt.params as unknown[], types: EXACT_JSON })).rows as Row[];
       } catch (e) {
         throw clientError(e, source, timeoutMs);
@@ -317,7 +350,7 @@ export class PostgresSource implements DataSourceRuntime {
     return this.withClient(async (c) => {
       // Values are read by answerOf so integers beyond 2^53 stay exact. Named statements are
       // parsed and planned once per connection (pg keeps them by name).
-      return this.cancellable(c, signal, () => answerOf(c, stmt, this.statementName(c, stmt.sql))
+      return this.cancellable(c, signal, () => answerOf(c, stmt, (sql) => this.statementName(c, sql))
         .catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs))));
     });
   }
@@ -368,3 +401,8 @@ export class PostgresSource implements DataSourceRuntime {
 }
 
 function ignore(): void {}
+
+/** Statements inside a transaction are not named. */
+function unnamed(): undefined {
+  return undefined;
+}

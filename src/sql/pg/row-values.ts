@@ -48,6 +48,85 @@ const PARSERS: ReadonlyMap<number, (v: string) => unknown> = new Map<number, (v:
   [1184, jsonTimestamp],
 ]);
 
+/**
+ * Element readers of the array types a 1:N level's columns come as (src/sql/rows/compiler.ts), by
+ * the array's type OID: each element read as a column of its type is. Types whose values JSON
+ * prints as their text are read as that text. Any other array type (an enum's, a domain's, an
+ * extension's, timestamps) is not read this way: the source runs the statement's JSON form.
+ */
+const ELEMENTS: ReadonlyMap<number, (v: string) => unknown> = new Map<number, (v: string) => unknown>([
+  [1000, bool],
+  [1005, Number], // int2[]
+  [1007, Number], // int4[]
+  [1016, jsonNumber], // int8[]
+  [1021, jsonNumber], // float4[]
+  [1022, jsonNumber], // float8[]
+  [1231, jsonNumber], // numeric[]
+  [199, parseDbJson], // json[]
+  [3807, parseDbJson], // jsonb[]
+  [1009, identity], // text[]
+  [1015, identity], // varchar[]
+  [1014, identity], // bpchar[]
+  [1003, identity], // name[]
+  [2951, identity], // uuid[]
+  [1187, identity], // interval[] (IntervalStyle iso_8601, as JSON prints it)
+  [1028, identity], // oid[]: JSON prints an oid as a string
+  [1001, identity], // bytea[]
+  [1563, identity], // varbit[]
+  [1561, identity], // bit[]
+]);
+
+/**
+ * The values of a one-dimensional array's text (`{1,"a b",NULL}`), each read by `element`; NULL
+ * unquoted is null, a quoted element is unescaped (array_out escapes `"` and `\` only). Undefined
+ * for text of another form (a nested array, bounds): the caller reads the JSON form instead.
+ */
+function arrayValues(text: string, element: (v: string) => unknown): unknown[] | undefined {
+  const end = text.length - 1;
+  if (text.charCodeAt(0) !== 123 || text.charCodeAt(end) !== 125) return undefined;
+  const out: unknown[] = [];
+  if (end === 1) return out;
+  let i = 1;
+  for (;;) {
+    const first = text.charCodeAt(i);
+    if (first === 123) return undefined;
+    if (first === 34) {
+      let value = '';
+      let from = i + 1;
+      let j = from;
+      for (;;) {
+        const ch = text.charCodeAt(j);
+        if (ch === 92) {
+          value += text.slice(from, j);
+          from = j + 1;
+          j += 2;
+          continue;
+        }
+        if (ch === 34 || j >= end) break;
+        j++;
+      }
+      if (j >= end) return undefined;
+      out.push(element(value + text.slice(from, j)));
+      i = j + 1;
+    } else {
+      let j = text.indexOf(',', i);
+      if (j < 0) j = end;
+      const value = text.slice(i, j);
+      out.push(value === 'NULL' ? null : element(value));
+      i = j;
+    }
+    if (i >= end) return out;
+    if (text.charCodeAt(i) !== 44) return undefined;
+    i++;
+  }
+}
+
+/** The reader of a 1:N level's array column of this type, or undefined where its elements are not read this way. */
+export function arrayReader(oid: number): ((text: string) => unknown[] | undefined) | undefined {
+  const element = ELEMENTS.get(oid);
+  return element && ((text) => arrayValues(text, element));
+}
+
 /** pg's `types` option for rows statements. */
 export const ROW_VALUE_TYPES = {
   getTypeParser: (oid: number) => PARSERS.get(oid) ?? identity,

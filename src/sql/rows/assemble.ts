@@ -59,7 +59,17 @@ class Generator {
         return `(${r}[${v.present}] === null ? null : ${this.rowObject(v.fields, r)})`;
       case 'children':
         return `${this.listHelper(v.rows)}(P(${r}[${v.index}]))`;
+      case 'arrays':
+        return `${this.arraysHelper(v)}(${r})`;
     }
+  }
+
+  /** The objects of a 1:N level of values from its arrays (one per field, the first read decides: null without rows). */
+  private arraysHelper(v: Extract<RowValue, { kind: 'arrays' }>): string {
+    const columns = v.fields.flatMap((f) => (f.value.kind === 'column' ? [f.value.index] : []));
+    const object = v.fields.map((f) => `${keyOf(f.key)}${f.value.kind === 'column' ? `a${f.value.index}[i]` : JSON.stringify(f.value.value)}`).join(', ');
+    return this.helper((name) =>
+      `function ${name}(r) { ${columns.map((c) => `const a${c} = r[${c}];`).join(' ')} if (a${columns[0]} === null) return ${v.emptyAsNull ? 'null' : '[]'}; const out = []; for (let i = 0; i < a${columns[0]}.length; i++) out.push({${object}}); return out; }`);
   }
 
   source(layout: RowsLayout): string {

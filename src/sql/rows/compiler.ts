@@ -12,7 +12,7 @@ import type { OutField, RootQuery, SelectNode } from '../../planner/ir/select.js
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
 import { assembler } from './assemble.js';
-import type { PositionalObject, RowField } from './layout.js';
+import type { ArrayField, PositionalObject, RowField } from './layout.js';
 
 /** json_build_array takes at most 100 arguments. */
 const MAX_POSITIONAL = 100;
@@ -41,6 +41,17 @@ export function positionalShape(sel: SelectNode): PositionalObject {
   };
 }
 
+/** Parameters as bound: values and lists of them (src/sql/compiler.ts bindValue). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+}
+
+/** Whether a 1:N level is values only (at least one read from a column): written as typed arrays. */
+function valuesLevel(sel: SelectNode): boolean {
+  return !sel.joins?.length && !sel.from.keys && sel.fields.some((f) => f.kind === 'scalar') && sel.fields.every((f) => f.kind === 'scalar' || f.kind === 'const');
+}
+
 /** Whether a root field is compiled to rows by a compiler that can (a test of the coverage). */
 export function rowsCover(q: RootQuery): boolean {
   return (q.kind === 'list' || q.kind === 'one') && columnsLevel(q.select);
@@ -63,6 +74,8 @@ interface Level {
 interface Numbering {
   column: number;
   lateral: number;
+  /** Columns of 1:N levels written as typed arrays; undefined: every 1:N level is JSON text. */
+  readonly arrays: number[] | undefined;
 }
 
 export abstract class RowsCompiler extends SqlCompiler {
@@ -74,9 +87,21 @@ export abstract class RowsCompiler extends SqlCompiler {
 
   override compileQuery(q: RootQuery, timezone = 'UTC'): CompiledSql {
     if (!this.rowsOn || (q.kind !== 'list' && q.kind !== 'one') || !columnsLevel(q.select)) return super.compileQuery(q, timezone);
+    const typed = this.rowsStatement(q, timezone, true);
+    if (!typed?.arrays) return typed ?? super.compileQuery(q, timezone);
+    // Its 1:N levels as JSON text, for a source that meets an element type it does not read (an
+    // enum, a domain, an extension's type). Both take the same parameters, in the same order.
+    const json = this.rowsStatement(q, timezone, false);
+    if (!json || !sameValue(json.params, typed.params)) return json ?? super.compileQuery(q, timezone);
+    return { ...typed, json: { sql: json.sql, rows: json.rows! } };
+  }
+
+  /** The rows statement of a list or one object; `arrays`: 1:N levels of values as typed arrays. */
+  private rowsStatement(q: RootQuery, timezone: string, arrays: boolean): CompiledSql | undefined {
     const ctx = new SqlContext(timezone);
+    if (q.kind !== 'list' && q.kind !== 'one') return undefined;
     const sel = q.select;
-    const count: Numbering = { column: 0, lateral: 0 };
+    const count: Numbering = { column: 0, lateral: 0, arrays: arrays ? [] : undefined };
     let level: Level | undefined;
     let sql: string;
     if (q.kind === 'list') {
@@ -94,8 +119,8 @@ export abstract class RowsCompiler extends SqlCompiler {
       sql = `SELECT ${this.selectList(level.columns)} FROM ${this.from(sel, ctx)}${level.joins.join('')}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
     }
     const rows = count.column <= MAX_COLUMNS ? assembler({ many: q.kind === 'list', fields: level!.fields }) : undefined;
-    if (!rows) return super.compileQuery(q, timezone);
-    return { sql, params: ctx.params, lineage: ctx.lineage(), rows };
+    if (!rows) return undefined;
+    return { sql, params: ctx.params, lineage: ctx.lineage(), rows, ...(count.arrays?.length ? { arrays: count.arrays } : {}) };
   }
 
   /** The root's select list in column order (position n holds `c<n>`). */
@@ -134,6 +159,10 @@ export abstract class RowsCompiler extends SqlCompiler {
           break;
         }
         case 'array': {
+          if (count.arrays && valuesLevel(f.select)) {
+            this.arrayColumns(f.key, f.select, ctx, count, level);
+            break;
+          }
           const n = count.column++;
           // As text: the fast path parses it without scanning for big integers where the level's
           // column types allow (src/pipeline/fast-path/write.ts), the objects path with the scan.
@@ -146,6 +175,44 @@ export abstract class RowsCompiler extends SqlCompiler {
       }
     }
     return level;
+  }
+
+  /**
+   * A 1:N level of values as one LEFT JOIN LATERAL returning one array per field (`array_agg` over
+   * its rows, read in their order: the inner ORDER BY; the aggregate keeps the order it reads).
+   * PostgreSQL prints a value in an array as text, where json_build_array and json_agg build JSON
+   * text per row and json_agg sorts its own input: measured on Q1's 200 line items, 10-15% less
+   * database CPU for the whole statement (docs/sql.md "Rows"). The values are the columns' own
+   * (columnValue), so the source reads each element as it reads a column of that type.
+   */
+  private arrayColumns(key: string, sel: SelectNode, ctx: SqlContext, count: Numbering, level: Level): void {
+    const inner: Column[] = [];
+    const fields: ArrayField[] = [];
+    const parts = this.listRows(sel, ctx, () => {
+      const list = sel.fields.map((f) => {
+        if (f.kind === 'scalar') {
+          const n = count.column++;
+          inner.push({ n, sql: this.columnValue(this.renderScalar(this.expr(f.expr, ctx), f.scalar, f.list, ctx), f.scalar, f.list) });
+          fields.push({ key: f.key, value: { kind: 'column', index: n } });
+          return `${inner.at(-1)!.sql} AS c${n}`;
+        }
+        if (f.kind !== 'const') throw new PublicError(ErrorCode.Internal, `a level of values cannot hold a ${f.kind} field`); // valuesLevel admits none
+        fields.push({ key: f.key, value: { kind: 'const', value: f.value } });
+        // Written as the JSON statement writes it, so both statements number their parameters alike.
+        return `${this.constValue(f.value, ctx)} AS k${fields.length - 1}`;
+      });
+      return list.join(', ');
+    });
+    const alias = `_a${count.lateral++}`;
+    const aggregates = inner.map((c) => `array_agg(_s.c${c.n}) AS c${c.n}`).join(', ');
+    level.joins.push(
+      ` LEFT JOIN LATERAL (SELECT ${aggregates} FROM (SELECT ${parts.body} FROM ${parts.from}${parts.where}${parts.order ? ` ORDER BY ${parts.order}` : ''}) AS _s) AS ${alias} ON TRUE`,
+    );
+    for (const c of inner) {
+      level.columns.push({ n: c.n, sql: `${alias}.c${c.n}` });
+      count.arrays!.push(c.n);
+    }
+    level.fields.push({ key, value: { kind: 'arrays', fields, emptyAsNull: sel.emptyAsNull ?? true } });
   }
 
   /** SQL written with objects as positional arrays. */

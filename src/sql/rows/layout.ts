@@ -10,7 +10,18 @@ export type RowValue =
   /** A to-one relation joined into the row: null when its marker column is (no related row). */
   | { readonly kind: 'object'; readonly present: number; readonly fields: readonly RowField[] }
   /** A 1:N relation: one column holding its rows as JSON text, arrays of values in field order. */
-  | { readonly kind: 'children'; readonly index: number; readonly rows: PositionalObject };
+  | { readonly kind: 'children'; readonly index: number; readonly rows: PositionalObject }
+  /**
+   * A 1:N relation of values only: one column per field, each an array of that field's values over
+   * the related rows in order (all null without rows); a constant field is the same in every row.
+   */
+  | { readonly kind: 'arrays'; readonly fields: readonly ArrayField[]; readonly emptyAsNull: boolean };
+
+/** A field of an `arrays` level: the column of its values (at least one field has one), or its constant. */
+export interface ArrayField {
+  readonly key: string;
+  readonly value: { readonly kind: 'column'; readonly index: number } | { readonly kind: 'const'; readonly value: string | number | boolean | null };
+}
 
 export interface RowField {
   readonly key: string;

@@ -6,4 +6,4 @@ SELECT "t0"."id" AS c0, "t0"."status" AS c1 FROM (SELECT * FROM "public".orders 
 
 SELECT json_build_object('_rows_count', count(*)) AS result FROM (SELECT * FROM "public".orders WHERE ordered_at >= CAST($1 AS timestamptz) AND (CAST($2 AS text) IS NULL OR status = CAST($3 AS text))) AS "t0";
 
-SELECT CAST((SELECT json_agg(json_build_array("t1"."id") ORDER BY "t1"."id" ASC) FROM (SELECT * FROM "public".orders WHERE ordered_at >= CAST($2 AS timestamptz) AND (CAST($3 AS text) IS NULL OR status = CAST($4 AS text))) AS "t1" WHERE "t1"."customer_id" = "t0"."id") AS text) AS c0 FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."id" = CAST($1 AS integer) LIMIT 2000) AS "t0";
+SELECT _a0.c0 AS c0 FROM (SELECT "t0".* FROM "public"."customers" AS "t0" WHERE "t0"."id" = CAST($1 AS integer) LIMIT 2000) AS "t0" LEFT JOIN LATERAL (SELECT array_agg(_s.c0) AS c0 FROM (SELECT "t1"."id" AS c0 FROM (SELECT * FROM "public".orders WHERE ordered_at >= CAST($2 AS timestamptz) AND (CAST($3 AS text) IS NULL OR status = CAST($4 AS text))) AS "t1" WHERE "t1"."customer_id" = "t0"."id" ORDER BY "t1"."id" ASC) AS _s) AS _a0 ON TRUE;
