@@ -116,6 +116,8 @@ export class QueryGenerator {
     private readonly schema: GraphQLSchema,
     private readonly prefix: string,
     private readonly rnd: () => number,
+    /** Field names left out of selections and aggregations: open bugs on every path (notes/h30x.md). */
+    private readonly leftOut: ReadonlySet<string> = new Set(),
   ) {}
 
   pick<T>(xs: readonly T[]): T {
@@ -193,7 +195,7 @@ export class QueryGenerator {
 
   /** Leaf fields of an object type that can be selected (required arguments filled in). */
   private leaves(type: GraphQLObjectType): GraphQLField<unknown, unknown>[] {
-    const all = Object.values(type.getFields()).filter((f) => isLeafType(getNamedType(f.type)) && (!f.name.startsWith('_') || f.name === '_rows_count'));
+    const all = Object.values(type.getFields()).filter((f) => isLeafType(getNamedType(f.type)) && (!f.name.startsWith('_') || f.name === '_rows_count') && !this.leftOut.has(f.name));
     // Columns named *_x hold values no scalar carries (NaN, infinities): their errors send the whole
     // answer to the general path, so they are offered in one selection out of five.
     return this.chance(0.2) ? all : all.filter((f) => !f.name.endsWith('_x'));
@@ -342,7 +344,7 @@ export class QueryGenerator {
   aggregation(type: GraphQLObjectType): Sel[] {
     const out: Sel[] = [];
     const keys = new Set<string>();
-    const fields = Object.values(type.getFields()).filter((f) => f.args.every((a) => !isNonNullType(a.type)));
+    const fields = Object.values(type.getFields()).filter((f) => f.args.every((a) => !isNonNullType(a.type)) && !this.leftOut.has(f.name));
     for (let i = 0, n = this.int(1, 4); i < n; i++) {
       const f = this.pick(fields);
       const t = getNamedType(f.type);

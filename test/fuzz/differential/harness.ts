@@ -48,18 +48,40 @@ function errorsSorted(text: string): string {
   }
 }
 
+/**
+ * The answer with every list's items in a fixed order, for queries with a list in the database's own
+ * order (no order_by on its key, bucket aggregations, `list` aggregates): MariaDB groups in a different
+ * order from one run of the same statement to the next. Wide integers stay text, so they compare exactly.
+ */
+function unordered(text: string): string {
+  const sort = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(sort).map((x) => JSON.stringify(x)).sort().map((x) => JSON.parse(x));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sort(x)]));
+    return v;
+  };
+  try {
+    return JSON.stringify(sort(JSON.parse(text.replace(/([:[,])(-?\d{16,}(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=[,\]}])/g, '$1"#$2"'))));
+  } catch {
+    return text;
+  }
+}
+
 /** Equal as text, or differing only in the order of the errors (counted, not a failure). */
-function same(a: string, b: string, counts: { errorOrder: number }): boolean {
+function same(a: string, b: string, counts: { errorOrder: number; unordered: number }, ordered = true): boolean {
   if (a === b) return true;
   if (errorsSorted(a) === errorsSorted(b)) {
     counts.errorOrder++;
+    return true;
+  }
+  if (!ordered && unordered(errorsSorted(a)) === unordered(errorsSorted(b))) {
+    counts.unordered++;
     return true;
   }
   return false;
 }
 
 /** How often the paths' answers differed only in the order of their errors. */
-export const forgiven = { errorOrder: 0 };
+export const forgiven = { errorOrder: 0, unordered: 0 };
 
 interface Outcome {
   /** What differs or is wrong, one line each; empty when all is well. */
@@ -98,10 +120,10 @@ export async function check(t: Target, q: Query | string, ordered: boolean): Pro
       }
     }
   }
-  if (!same(normal(a2.text), fast, forgiven)) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
+  if (!same(normal(a2.text), fast, forgiven, ordered)) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
   // The extra root field adds one to the request's estimated cost: a refusal names its cost.
   const gText = normal(g.text).replace(EXTRA_TEXT, '').replace(/estimated cost of (\d+)/, (_m, n: string) => `estimated cost of ${Number(n) - 1}`);
-  if (a1.status !== g.status || !same(gText, fast, forgiven)) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
+  if (a1.status !== g.status || !same(gText, fast, forgiven, ordered)) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
   if (b && ordered && (a1.status !== b.status || !same(normal(b.text), fast, forgiven))) problems.push(`json (SQL_ROWS=false) differs from fast:\n    fast ${fast}\n    json ${normal(b.text)}`);
   return { problems, valueErrors, fast };
 }
@@ -198,8 +220,8 @@ export interface Run {
 }
 
 /** `runs` random queries of the source `prefix` from `seed`, each checked; mismatches minimised. */
-export async function fuzz(schema: GraphQLSchema, prefix: string, t: Target, seed: number, runs: number): Promise<Run> {
-  const gen = new QueryGenerator(schema, prefix, random(seed));
+export async function fuzz(schema: GraphQLSchema, prefix: string, t: Target, seed: number, runs: number, leftOut?: ReadonlySet<string>): Promise<Run> {
+  const gen = new QueryGenerator(schema, prefix, random(seed), leftOut);
   const failures: string[] = [];
   const valueErrors = new Set<string>();
   let clean = 0;
