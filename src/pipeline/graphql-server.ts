@@ -22,6 +22,7 @@ import { ErrorCode, isLoggedCode, PublicError } from '../shared/errors.js';
 import { stringifyResponse } from '../shared/json.js';
 import type { Logger } from '../shared/logger.js';
 import { fastPathPlugin } from './fast-path/plugin.js';
+import { valueNotRepresentable } from './value-errors.js';
 import { statsExtensions } from './stages/stats-tree.js';
 import { planningWork } from './metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
@@ -150,6 +151,8 @@ export function formatError(log: Logger) {
       const retryable = original.code === ErrorCode.SourceUnavailable ? { retryable: true } : {};
       return { ...formatted, message: original.message, extensions: { code: original.code, ...retryable, ...logged(original.code) } };
     }
+    const value = valueNotRepresentable(formatted);
+    if (value) return value;
     if (original && !(original as { extensions?: unknown }).extensions && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       log.error({ err: original, path: formatted.path }, 'resolver failed');
       return { ...formatted, message: 'internal server error', extensions: { code: ErrorCode.Internal, ...logged(ErrorCode.Internal) } };

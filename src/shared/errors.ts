@@ -24,6 +24,8 @@ export enum ErrorCode {
   ReadOnly = 'READ_ONLY',
   /** A typed client's selection the served schema does not have (the calling code's fault; logged). */
   InvalidSelection = 'INVALID_SELECTION',
+  /** A stored value the field's GraphQL type cannot carry (NaN, an infinity, a 2-D array under [Int]). */
+  ValueNotRepresentable = 'VALUE_NOT_REPRESENTABLE',
   Internal = 'INTERNAL_SERVER_ERROR',
 }
 
