@@ -12,22 +12,21 @@ import { type Query, type Sel, QueryGenerator, random, render } from './generato
 /** Text a database driver writes: never in a message a client sees (as test/fuzz/schema-fuzz.test.ts). */
 export const DATABASE_TEXT = /SQLSTATE|syntax error at|Binder Error|Parser Error|Catalog Error|Conversion Error|relation "[^"]*" does not exist|\bpg_[a-z]|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|\bUPDATE \S+ SET\b|You have an error in your SQL|ER_[A-Z_]+/;
 
-/**
- * Internal errors graphql-js itself gives for a stored value its scalar cannot carry (NaN, an
- * infinity, a multi-dimensional array under [Int]): the same on both paths, listed in the report
- * (notes/h30x.md) as what users bring, not a difference between the paths.
- */
-export const VALUE_ERRORS = /^(Int|Float|BigInt|Boolean|String|Date|Time|Timestamp|DateTime|Interval|JSON|Geometry) cannot represent/;
 
 const EXTRA = 'zz_general: _module(name: "zz.none") { __typename }';
 const EXTRA_TEXT = ',"zz_general":null';
 
 export interface Target {
-  /** The server under test (SQL_ROWS on: rows clean by the fast path). */
+  /** The server under test (SQL_ROWS on: rows written by the fast path). */
   readonly fast: TestApp;
   /** A server on the same database reading one JSON document per statement, if the dialect has one. */
   readonly json?: TestApp;
   readonly headers: Record<string, string>;
+  /**
+   * DuckDB: numbers compared by value where their text differs (`7.0` / `7`, `1e21` / `1e+21`): the fast
+   * path writes DuckDB's own JSON text, the general path JavaScript's (open, notes/h30x.md); counted.
+   */
+  readonly numbersByValue?: boolean;
 }
 
 const normal = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":"-"');
@@ -66,9 +65,39 @@ function unordered(text: string): string {
   }
 }
 
+/** Every number outside strings as JavaScript writes it; integers of 16+ digits kept as they are (exact). */
+function numbersAsJs(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length;) {
+    const c = text[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    const m = /^-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(text.slice(i, i + 400));
+    if ((c === '-' || (c >= '0' && c <= '9')) && m) {
+      const tok = m[0];
+      out += /^-?\d{16,}$/.test(tok) ? tok : String(Number(tok));
+      i += tok.length;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
 /** Equal as text, or differing only in the order of the errors (counted, not a failure). */
-function same(a: string, b: string, counts: { errorOrder: number; unordered: number }, ordered = true): boolean {
+function same(a: string, b: string, counts: { errorOrder: number; unordered: number; numberText: number }, ordered = true, numbersByValue = false): boolean {
   if (a === b) return true;
+  if (numbersByValue && numbersAsJs(a) !== a && numbersAsJs(a) === numbersAsJs(b)) {
+    counts.numberText++;
+    return true;
+  }
+  if (numbersByValue) return same(numbersAsJs(a), numbersAsJs(b), counts, ordered);
   if (errorsSorted(a) === errorsSorted(b)) {
     counts.errorOrder++;
     return true;
@@ -81,12 +110,12 @@ function same(a: string, b: string, counts: { errorOrder: number; unordered: num
 }
 
 /** How often the paths' answers differed only in the order of their errors. */
-export const forgiven = { errorOrder: 0, unordered: 0 };
+export const forgiven = { errorOrder: 0, unordered: 0, numberText: 0 };
 
 interface Outcome {
   /** What differs or is wrong, one line each; empty when all is well. */
   readonly problems: string[];
-  /** graphql-js value errors seen (allowed, reported). */
+  /** VALUE_NOT_REPRESENTABLE errors seen (allowed, reported). */
   readonly valueErrors: string[];
   readonly fast: string;
 }
@@ -114,16 +143,16 @@ export async function check(t: Target, q: Query | string, ordered: boolean): Pro
     if (r.status >= 500) problems.push(`${name}: status ${r.status}`);
     for (const e of (r.body?.errors ?? []) as { message: string; extensions?: { code?: string } }[]) {
       if (DATABASE_TEXT.test(e.message)) problems.push(`${name}: database text: ${e.message}`);
-      if (e.extensions?.code === 'INTERNAL_SERVER_ERROR') {
-        if (VALUE_ERRORS.test(e.message)) valueErrors.push(e.message);
-        else problems.push(`${name}: internal error: ${e.message}`);
-      }
+      // A stored value its scalar cannot carry (NaN, an infinity, a 2-D array under [Int]) is the data's
+      // problem, answered as such (src/pipeline/value-errors.ts); any other internal error is a failure.
+      if (e.extensions?.code === 'VALUE_NOT_REPRESENTABLE') valueErrors.push(e.message);
+      if (e.extensions?.code === 'INTERNAL_SERVER_ERROR') problems.push(`${name}: internal error: ${e.message}`);
     }
   }
   if (!same(normal(a2.text), fast, forgiven, ordered)) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
   // The extra root field adds one to the request's estimated cost: a refusal names its cost.
   const gText = normal(g.text).replace(EXTRA_TEXT, '').replace(/estimated cost of (\d+)/, (_m, n: string) => `estimated cost of ${Number(n) - 1}`);
-  if (a1.status !== g.status || !same(gText, fast, forgiven, ordered)) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
+  if (a1.status !== g.status || !same(gText, fast, forgiven, ordered, t.numbersByValue)) problems.push(`general differs from fast:\n    fast    ${fast}\n    general ${gText}`);
   if (b && ordered && (a1.status !== b.status || !same(normal(b.text), fast, forgiven))) problems.push(`json (SQL_ROWS=false) differs from fast:\n    fast ${fast}\n    json ${normal(b.text)}`);
   return { problems, valueErrors, fast };
 }
@@ -229,7 +258,7 @@ export async function fuzz(schema: GraphQLSchema, prefix: string, t: Target, see
     const q = gen.query();
     const ordered = gen.ordered;
     const o = await check(t, q, ordered);
-    for (const e of o.valueErrors) valueErrors.add(e.replace(/: .*/, ''));
+    for (const e of o.valueErrors) valueErrors.add(e.replace(/^the value at \S+ is /, ''));
     if (!o.fast.includes('"errors"')) clean++;
     if (!o.problems.length) continue;
     const small = await minimise(t, q, ordered, o.problems);
