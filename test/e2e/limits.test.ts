@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.js';
 import { type Dialects, startDialects } from '../support/dialects.js';
+import { settingsShape } from '../../src/config/schema.js';
+import { scanDocument } from '../../src/pipeline/limits/cost-limit.js';
 
 let dialects: Dialects;
 beforeAll(async () => {
@@ -103,6 +105,8 @@ describe('limits on what one request may ask for', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
     const curl = /"query":\s*\n\s*"(.*)"\}'/.exec(readme)![1]!.replaceAll('\\"', '"');
     const big = /## What a query can do\s+(?:<!--[^\n]*-->\s+)?```graphql\n([\s\S]*?)```/.exec(readme)![1]!;
+    // Also for a caller who has not signed in (in-process apps here turn ANONYMOUS_MAX_TOKENS off).
+    for (const q of [curl, big]) expect(scanDocument(q).tokens).toBeLessThanOrEqual(settingsShape.ANONYMOUS_MAX_TOKENS.parse(undefined));
     for (const d of dialects.all) {
       for (const [q, v] of [[curl, undefined], [big, { since: '2025-01-01T00:00:00Z' }]] as const) {
         const r = await d.app.gql(q, v);
