@@ -18,7 +18,7 @@ import { setPriority, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
-import { cpuSeconds, freePort, logTail, startChild, stopChild, waitHealthy } from './lib/proc.mjs';
+import { clockTicks, cpuSeconds, freePort, logTail, startChild, stopChild, waitHealthy } from './lib/proc.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
@@ -187,6 +187,32 @@ function rssPeak(pid) {
   };
 }
 
+/**
+ * CPU seconds of the server's main thread (the event loop every request shares), from its task's stat
+ * (utime + stime, as cpuSeconds reads the whole process's), or null once it is gone.
+ */
+function mainThreadSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / clockTicks();
+  } catch {
+    return null;
+  }
+}
+
+/** The server's CPU share (of one core) while `run` runs: all its threads, and the main thread alone. */
+async function cpuWhile(pid, run) {
+  const t0 = performance.now();
+  const all0 = cpuSeconds(pid);
+  const main0 = mainThreadSeconds(pid);
+  const result = await run();
+  const s = (performance.now() - t0) / 1000;
+  const all1 = cpuSeconds(pid);
+  const main1 = mainThreadSeconds(pid);
+  return { result, cpuAll: all0 === null || all1 === null ? NaN : (all1 - all0) / s, cpuMain: main0 === null || main1 === null ? NaN : (main1 - main0) / s };
+}
+
 /** The server's CPU share (of one core) over `ms`, once the attackers have stopped: is it idle? */
 async function after(pid, ms) {
   const c0 = cpuSeconds(pid);
@@ -227,15 +253,15 @@ async function main() {
   try {
     await waitHealthy(`${base}/health`, server);
     await measure(`${base}/query`, 1); // warm-up
-    const alone = await measure(`${base}/query`, DURATION);
+    const { result: alone, cpuAll, cpuMain } = await cpuWhile(server.pid, () => measure(`${base}/query`, DURATION));
     const idle = await after(server.pid, 1000);
-    rows.push({ phase: 'probe alone', ...alone, attacker: '', rssDuring: idle.rss, rssPeak: idle.rss, cpuAfter: idle.cpu, rssAfter: idle.rss });
+    rows.push({ phase: 'probe alone', ...alone, cpuAll, cpuMain, attacker: '', rssDuring: idle.rss, rssPeak: idle.rss, cpuAfter: idle.cpu, rssAfter: idle.rss });
     console.log(`[fairness] probe alone: ${alone.n} requests, p50 ${alone.p50.toFixed(2)} ms, p99 ${alone.p99.toFixed(2)} ms, RSS ${idle.rss.toFixed(0)} MB`);
     for (const a of attacks()) {
       const peak = rssPeak(server.pid);
       const stopAttack = startAttack(`${base}${a.path}`, a.body, a.unique);
       await new Promise((r) => setTimeout(r, 300));
-      const loaded = await measure(`${base}/query`, DURATION);
+      const { result: loaded, cpuAll, cpuMain } = await cpuWhile(server.pid, () => measure(`${base}/query`, DURATION));
       const rssDuring = rssMb(server.pid);
       const attacker = await stopAttack();
       if (!server.alive()) throw new Error(`the server died during ${a.name}:\n${logTail(server.logFile)}`);
@@ -244,7 +270,7 @@ async function main() {
       const quiet = await after(server.pid, 2000);
       const rssTop = peak();
       const answers = Object.entries(attacker.statuses).map(([k, v]) => `${v}x${k}`).join(' ');
-      rows.push({ phase: a.name, ...loaded, rssDuring, rssPeak: rssTop, cpuAfter: quiet.cpu, rssAfter: quiet.rss, attacker: `${answers}: ${attacker.first.replace(/\s+/g, ' ').slice(0, 110)}` });
+      rows.push({ phase: a.name, ...loaded, cpuAll, cpuMain, rssDuring, rssPeak: rssTop, cpuAfter: quiet.cpu, rssAfter: quiet.rss, attacker: `${answers}: ${attacker.first.replace(/\s+/g, ' ').slice(0, 110)}` });
       console.log(`[fairness] ${a.name}: p99 ${loaded.p99.toFixed(2)} ms (${(loaded.p99 / alone.p99).toFixed(1)}x), RSS ${rssDuring.toFixed(0)} MB (peak ${rssTop.toFixed(0)} of ${BOUND_MB}), CPU after ${(quiet.cpu * 100).toFixed(0)}%, attackers got ${answers}`);
     }
     // A slow statement running when SIGTERM comes: how long until the process has gone?
@@ -261,11 +287,11 @@ async function main() {
   }
   const unloaded = rows[0].p99;
   console.log(`\nprobe: { shop_tags { id } } with an API key, one after another; ${ATTACKERS} anonymous attackers from ${ADDRESSES} address(es) at nice ${NICE}, ${DURATION} s per phase; QUERY_TIMEOUT ${process.env.QUERY_TIMEOUT ?? '5s'}, MAX_REQUESTS_PER_CALLER ${process.env.MAX_REQUESTS_PER_CALLER ?? '4'}, ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ${process.env.ANONYMOUS_MAX_REQUESTS_PER_ADDRESS ?? '1'}, ANONYMOUS_REFUSAL_HOLD ${process.env.ANONYMOUS_REFUSAL_HOLD ?? '250ms'}, documents at ${ATTACKER_TOKENS} tokens (MAX_TOKENS ${MAX_TOKENS}, ANONYMOUS_MAX_TOKENS ${ANONYMOUS_MAX_TOKENS}), 4 DuckDB connections; memory bound ${BOUND_MB} MB = DUCKDB_MEMORY_LIMIT ${DUCKDB_MB} MB + Node heap ${HEAP_MB} MB\n`);
-  console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| phase | probe requests | failed | p50 ms | p99 ms | p99 / alone | within 3x | server CPU during: all / main thread (1 core) | RSS during MB | RSS peak MB / bound | CPU after (1 core) | RSS after MB | the attackers received |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const ratio = r.p99 / unloaded;
-    console.log(`| ${r.phase} | ${r.n} | ${r.failed} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio.toFixed(1)}x | ${ratio <= 3 ? 'yes' : 'NO'} | ${r.rssDuring.toFixed(0)} | ${r.rssPeak.toFixed(0)} / ${BOUND_MB}${r.rssPeak > BOUND_MB ? ' OVER' : ''} | ${(r.cpuAfter * 100).toFixed(0)}% | ${r.rssAfter.toFixed(0)} | ${r.attacker.replaceAll('|', '/')} |`);
+    console.log(`| ${r.phase} | ${r.n} | ${r.failed} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio.toFixed(1)}x | ${ratio <= 3 ? 'yes' : 'NO'} | ${(r.cpuAll * 100).toFixed(0)}% / ${(r.cpuMain * 100).toFixed(0)}% | ${r.rssDuring.toFixed(0)} | ${r.rssPeak.toFixed(0)} / ${BOUND_MB}${r.rssPeak > BOUND_MB ? ' OVER' : ''} | ${(r.cpuAfter * 100).toFixed(0)}% | ${r.rssAfter.toFixed(0)} | ${r.attacker.replaceAll('|', '/')} |`);
   }
   console.log(`\n${stopped}`);
 }
