@@ -31,6 +31,15 @@ export interface FinishedStatement {
   readonly error?: Error;
 }
 
+/** `run()`'s promise; a synchronous throw becomes its rejection, as in an async function. */
+function promiseOf<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
 export class Executor {
   private readonly observers = new Set<StatementObserver>();
 
@@ -117,37 +126,56 @@ export class Executor {
     }
   }
 
-  private async measured<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
+  /**
+   * Counts, observes and times one statement. Written with `then` rather than as an async function
+   * with `try/finally`: this is every statement's path, and each await was a promise of each
+   * request's fixed cost (issue 30). A `run` that throws at once is a rejection, as in an async function.
+   */
+  private measured<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
     ctx.statements++;
     const scope = currentRequest();
     if (scope) scope.statements++;
     for (const o of this.observers) o(runtime.name, stmt.sql, stmt.params);
     const started = performance.now();
     const startedAt = Date.now();
-    let error: Error | undefined;
-    try {
-      // The span records the client's error, not the driver's (which may quote values).
-      const statement = () => run().catch((e: unknown) => {
-        throw (error = translateDbError(e, runtime.name, this.log));
+    const ok = (v: T) => {
+      this.finish(runtime, stmt, started, startedAt, undefined);
+      return v;
+    };
+    // The client's error, not the driver's (which may quote values).
+    if (!tracingOn()) {
+      return promiseOf(run).then(ok, (e: unknown) => {
+        const error = translateDbError(e, runtime.name, this.log);
+        this.finish(runtime, stmt, started, startedAt, error);
+        throw error;
       });
-      // The statement's text, never its parameter values (they may be secrets). The attributes are
-      // made only while tracing is on: unused tracing costs a request nothing (issue 30).
-      return await (tracingOn()
-        ? inSpan('svc.statement', { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql }, statement, SpanKind.CLIENT)
-        : statement());
-    } finally {
-      const ms = performance.now() - started;
-      for (const o of this.durations) o(runtime.name, ms);
-      for (const l of this.finished) {
-        try {
-          l({ runtime, stmt, startedAt, ms, ...(error ? { error } : {}) });
-        } catch (e) {
-          this.log.warn({ err: e }, 'a statement listener failed');
-        }
-      }
-      // DEBUG logs the statement and its timing, never the parameter values (they may be secrets).
-      if (this.debug) this.log.info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
     }
+    // The span records the client's error too. The statement's text, never its parameter values
+    // (they may be secrets); the attributes are made only while tracing is on (issue 30).
+    let error: Error | undefined;
+    const statement = () => promiseOf(run).then(undefined, (e: unknown) => {
+      throw (error = translateDbError(e, runtime.name, this.log));
+    });
+    const attributes = { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
+    return promiseOf(() => inSpan('svc.statement', attributes, statement, SpanKind.CLIENT)).then(ok, (e: unknown) => {
+      this.finish(runtime, stmt, started, startedAt, error);
+      throw e;
+    });
+  }
+
+  /** After a statement: its duration to the observers, the finished listeners and the DEBUG line. */
+  private finish(runtime: DataSourceRuntime, stmt: CompiledSql, started: number, startedAt: number, error: Error | undefined): void {
+    const ms = performance.now() - started;
+    for (const o of this.durations) o(runtime.name, ms);
+    for (const l of this.finished) {
+      try {
+        l({ runtime, stmt, startedAt, ms, ...(error ? { error } : {}) });
+      } catch (e) {
+        this.log.warn({ err: e }, 'a statement listener failed');
+      }
+    }
+    // DEBUG logs the statement and its timing, never the parameter values (they may be secrets).
+    if (this.debug) this.log.info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
   }
 
   async read(ctx: RequestContext, runtime: DataSourceRuntime, plan: RootQuery): Promise<unknown> {
@@ -169,6 +197,15 @@ export class Executor {
         return text === null ? null : new RawJson(text);
       });
     }
+    // Rows (PostgreSQL, MySQL): the fast path writes their text and counts it as it writes
+    // (src/pipeline/fast-path/write.ts); everyone else gets the objects, counted by a walk.
+    const counted = (value: unknown): unknown => {
+      if (value instanceof RowsAnswer) return raw && ctx.rawJson ? value.countedBy(budget) : value.countedBy(budget).parse();
+      budget?.addValue(value);
+      return value;
+    };
+    // A source's answer (every PostgreSQL and MySQL read) without a promise of its own per statement (issue 30).
+    if (runtime.queryAnswer && !(budget && runtime.queryText)) return this.timed(ctx, runtime, stmt, () => runtime.queryAnswer!(stmt, ctx.signal).then(counted));
     return this.timed(ctx, runtime, stmt, async () => {
       // Where the source offers its text, the text is counted before it is parsed: an answer over the
       // limit (an anonymous caller's 10,001 rows, a signed-in caller's 1,000,001) is refused unparsed.
@@ -178,12 +215,7 @@ export class Executor {
         budget.addText(text);
         return parseDbJson(text);
       }
-      const value = runtime.queryAnswer ? await runtime.queryAnswer(stmt, ctx.signal) : await runtime.queryJson(stmt, ctx.signal);
-      // Rows (PostgreSQL, MySQL): the fast path writes their text and counts it as it writes
-      // (src/pipeline/fast-path/write.ts); everyone else gets the objects, counted by a walk.
-      if (value instanceof RowsAnswer) return raw && ctx.rawJson ? value.countedBy(budget) : value.countedBy(budget).parse();
-      budget?.addValue(value);
-      return value;
+      return counted(await (runtime.queryAnswer ? runtime.queryAnswer(stmt, ctx.signal) : runtime.queryJson(stmt, ctx.signal)));
     });
   }
 

@@ -102,3 +102,24 @@ describe('Admission within a role', () => {
     expect(order[0]).toBe('b');
   });
 });
+
+describe('Admission without a wait', () => {
+  it('runs a task admitted at once in the same turn, and gives the slot back when it settles or throws', async () => {
+    const gate = new Admission('pg', { size: 1, share: 1, queue: 4, waitMs: 0 });
+    let ran = false;
+    const p = gate.run('role:a', undefined, async () => void (ran = true));
+    // In at once: no promise of the gate's own before the task (issue 30).
+    expect(ran).toBe(true);
+    expect(gate.admitted).toBe(1);
+    await p;
+    expect(gate.admitted).toBe(0);
+    await expect(gate.run('role:a', undefined, () => {
+      throw new Error('at once');
+    })).rejects.toThrow('at once');
+    expect(gate.admitted).toBe(0);
+    await expect(gate.run('role:a', undefined, async () => {
+      throw new Error('later');
+    })).rejects.toThrow('later');
+    expect(gate.admitted + gate.queued).toBe(0);
+  });
+});

@@ -33,3 +33,25 @@ it('is unlimited with 0', async () => {
   })));
   expect(peak).toBe(10);
 });
+
+it('gives the slot back when a task throws before its promise, and hands it to a waiter before a newcomer', async () => {
+  const s = new Semaphore(1);
+  // Taken and run at once (no promise of its own in between, issue 30): a throw is a rejection and frees the slot.
+  await expect(s.run(() => {
+    throw new Error('at once');
+  })).rejects.toThrow('at once');
+  let finish!: () => void;
+  const first = s.run(() => new Promise<void>((r) => (finish = r)));
+  const order: string[] = [];
+  const waiter = s.run(async () => void order.push('waiter'));
+  finish();
+  // Arrives after the first task finished but before the waiter resumed: it still goes after it.
+  await Promise.resolve();
+  const newcomer = s.run(async () => void order.push('newcomer'));
+  await Promise.all([first, waiter, newcomer]);
+  expect(order).toEqual(['waiter', 'newcomer']);
+  // Every slot came back: a task runs at once again.
+  let ran = false;
+  s.run(async () => void (ran = true));
+  expect(ran).toBe(true);
+});

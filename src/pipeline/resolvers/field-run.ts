@@ -52,32 +52,62 @@ function returnObject(info: GraphQLResolveInfo): GraphQLObjectType {
   return t;
 }
 
-export function fieldRun(setup: RootFieldSetup, ctx: RequestContext, info: GraphQLResolveInfo, reads: Set<string> | undefined, phases?: FieldPhases): FieldRun {
-  const { root, index, scope, deps, across } = setup;
-  const obj = index.objects.get(root.object)!;
-  const runtime = deps.registry.runtime(obj.source);
+/**
+ * One object per root field per request, its methods on the prototype: a read answered from the
+ * plan cache uses `read` and `noteReads` alone, and the closures made per request before were each
+ * request's fixed cost (issue 30).
+ */
+class RootFieldRun implements FieldRun {
+  readonly obj: DataObject;
+  readonly runtime: DataSourceRuntime;
   // Made when first asked: a read answered from the plan cache plans nothing.
-  let pctx: FieldRun['pctx'] | undefined;
-  let target: RootTarget | undefined;
-  return {
-    obj, runtime, ctx, info,
-    get pctx() {
-      return (pctx ??= { ...planContext(info, index, scope, deps.registry, ctx), reads: new Set<string>(), statement: { source: obj.source, remotes: [] } });
-    },
-    get target() {
-      return (target ??= { type: info.parentType.name, field: info.fieldName, returns: returnObject(info), nodes: info.fieldNodes });
-    },
-    planned: (fn) => inSpanSync('svc.plan', { 'svc.field': info.fieldName, 'svc.source': obj.source }, phases ? () => phases.time('planning', fn) : fn),
-    compile: (plan) => {
-      const compile = () => runtime.compiler.compileQuery(capRows(plan, deps.executor.rowCap(ctx)), ctx.timezone);
-      return inSpanSync('svc.compile', { 'svc.source': runtime.name }, phases ? () => phases.time('compile', compile) : compile);
-    },
-    read: (stmt, remotes) => (remotes?.length ? across.read(ctx, runtime, stmt, remotes) : deps.executor.readCompiled(ctx, runtime, stmt)),
-    noteReads(objects) {
-      for (const r of objects) {
-        reads?.add(r);
-        ctx.reads.add(r);
-      }
-    },
-  };
+  private planning: FieldRun['pctx'] | undefined;
+  private returned: RootTarget | undefined;
+
+  constructor(
+    private readonly setup: RootFieldSetup,
+    readonly ctx: RequestContext,
+    readonly info: GraphQLResolveInfo,
+    private readonly reads: Set<string> | undefined,
+    private readonly phases: FieldPhases | undefined,
+  ) {
+    this.obj = setup.index.objects.get(setup.root.object)!;
+    this.runtime = setup.deps.registry.runtime(this.obj.source);
+  }
+
+  get pctx(): FieldRun['pctx'] {
+    const { index, scope, deps } = this.setup;
+    return (this.planning ??= { ...planContext(this.info, index, scope, deps.registry, this.ctx), reads: new Set<string>(), statement: { source: this.obj.source, remotes: [] } });
+  }
+
+  get target(): RootTarget {
+    const info = this.info;
+    return (this.returned ??= { type: info.parentType.name, field: info.fieldName, returns: returnObject(info), nodes: info.fieldNodes });
+  }
+
+  planned<T>(fn: () => T): T {
+    const phases = this.phases;
+    return inSpanSync('svc.plan', { 'svc.field': this.info.fieldName, 'svc.source': this.obj.source }, phases ? () => phases.time('planning', fn) : fn);
+  }
+
+  compile(plan: RootQuery): CompiledSql {
+    const { runtime, ctx, phases } = this;
+    const compile = () => runtime.compiler.compileQuery(capRows(plan, this.setup.deps.executor.rowCap(ctx)), ctx.timezone);
+    return inSpanSync('svc.compile', { 'svc.source': runtime.name }, phases ? () => phases.time('compile', compile) : compile);
+  }
+
+  read(stmt: CompiledSql, remotes: readonly RemoteNode[] | undefined): Promise<unknown> {
+    return remotes?.length ? this.setup.across.read(this.ctx, this.runtime, stmt, remotes) : this.setup.deps.executor.readCompiled(this.ctx, this.runtime, stmt);
+  }
+
+  noteReads(objects: Iterable<string>): void {
+    for (const r of objects) {
+      this.reads?.add(r);
+      this.ctx.reads.add(r);
+    }
+  }
+}
+
+export function fieldRun(setup: RootFieldSetup, ctx: RequestContext, info: GraphQLResolveInfo, reads: Set<string> | undefined, phases?: FieldPhases): FieldRun {
+  return new RootFieldRun(setup, ctx, info, reads, phases);
 }

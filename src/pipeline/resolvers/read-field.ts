@@ -5,23 +5,35 @@ import { aliasCounter } from '../../planner/context.js';
 import { planRead } from '../../planner/root.js';
 import { capRows } from '../../planner/row-cap.js';
 import { type Args, deniedPaths } from '../../planner/select.js';
-import type { PlanCache } from '../../statements/cache.js';
+import type { PlanCache, ReadSite } from '../../statements/cache.js';
 import { planningWork } from '../metrics.js';
 import type { FieldRun, RootFieldSetup } from './field-run.js';
 import { streamable, streamRows } from './ipc-stream.js';
 import { readSite } from './plan-cache.js';
 
 /** `streamed`: /query writes this root list row by row if it can (src/pipeline/streamed.ts). */
-export async function readField(setup: RootFieldSetup, plans: PlanCache, run: FieldRun, args: Args, streamed?: boolean): Promise<unknown> {
-  const { ctx, info, obj, runtime } = run;
-  // /ipc (and /query's streamed lists) read lists row by row: those plans are not kept (the rows are compiled apart).
-  const streaming = (ctx.streams !== undefined || streamed === true) && !ctx.transactions.active;
-  const site = streaming ? undefined : readSite(info, ctx);
-  const cached = site && plans.find(site);
-  if (cached) {
-    run.noteReads(cached.reads);
-    return run.read(cached.stmt, cached.remotes);
+export function readField(setup: RootFieldSetup, plans: PlanCache, run: FieldRun, args: Args, streamed?: boolean): Promise<unknown> {
+  // Not an async function: a read whose plan is cached (every repeated request) goes straight to the
+  // executor, without an async function's promises around the executor's (issue 30).
+  try {
+    const { ctx, info } = run;
+    // /ipc (and /query's streamed lists) read lists row by row: those plans are not kept (the rows are compiled apart).
+    const streaming = (ctx.streams !== undefined || streamed === true) && !ctx.transactions.active;
+    const site = streaming ? undefined : readSite(info, ctx);
+    const cached = site && plans.find(site);
+    if (cached) {
+      run.noteReads(cached.reads);
+      return run.read(cached.stmt, cached.remotes);
+    }
+    return planned(setup, plans, run, args, streaming, site);
+  } catch (e) {
+    return Promise.reject(e);
   }
+}
+
+/** A read planned (and its plan kept) in this request. */
+async function planned(setup: RootFieldSetup, plans: PlanCache, run: FieldRun, args: Args, streaming: boolean, site: ReadSite | undefined): Promise<unknown> {
+  const { ctx, info, obj, runtime } = run;
   planningWork.inc({ step: 'plan' });
   const pctx = run.pctx;
   const plan = run.planned(() => planRead(pctx, setup.root.kind, obj, run.target, args));
