@@ -7,7 +7,8 @@
 // its peak (VmHWM) after. Needs `npm run build`.
 // Environment: BIG_CHECKOUT (another checkout's dist/ to measure), BIG_PORT (default a free one), BIG_ORDER
 // (0: no order_by), BIG_ENV (extra settings of the server, e.g. "DUCKDB_THREADS=1"), BIG_SAVE (a file the first
-// answer is written to, to compare two builds or settings byte for byte with `cmp`).
+// answer is written to, to compare two builds or settings byte for byte with `cmp`), BIG_NODE_ARGS (node's own
+// flags for the server, e.g. "--max-semi-space-size=2").
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -41,7 +42,7 @@ const rss = (pid) => Object.fromEntries(readFileSync(`/proc/${pid}/status`, 'utf
 const port = Number(process.env.BIG_PORT) || await freePort();
 const checkout = resolve(process.env.BIG_CHECKOUT || repo);
 const svc = startChild({
-  name: 'svc', cmd: process.execPath, args: [join(checkout, 'dist', 'src', 'main.js')], cwd: dir, logFile: join(dir, 'svc.log'),
+  name: 'svc', cmd: process.execPath, args: [...(process.env.BIG_NODE_ARGS ?? '').split(/\s+/).filter(Boolean), join(checkout, 'dist', 'src', 'main.js')], cwd: dir, logFile: join(dir, 'svc.log'),
   env: { CATALOGS_DIR: join(dir, 'catalogs'), CORE_DB_PATH: join(dir, 'core.duckdb'), DB_PATH: '', BIND: `127.0.0.1:${port}`, LOG_LEVEL: 'warn', ADMIN_UI: 'false', CONFIG_FILE: '',
     ...Object.fromEntries((process.env.BIG_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])) },
 });

@@ -36,7 +36,8 @@ function visibleFields(def: WithFields, access: Access, known: Set<string>): (Fi
 const BUILTIN = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 
 export function filterSchema(schema: GraphQLSchema, access: Access): GraphQLSchema {
-  const doc = parse(printSchema(schema));
+  // Without locations, as the served schema (src/pipeline/schema.service.ts): a role's schema is kept too.
+  const doc = parse(printSchema(schema), { noLocation: true });
   let defs = doc.definitions as readonly DefinitionNode[];
   // Removing a field can empty a type, and removing a type removes the fields that return it.
   for (let changed = true; changed; ) {
