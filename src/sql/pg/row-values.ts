@@ -76,16 +76,51 @@ const ELEMENTS: ReadonlyMap<number, (v: string) => unknown> = new Map<number, (v
   [1561, identity], // bit[]
 ]);
 
+/** Array types whose elements are numbers in plain decimal form (read in place, see decimalAt). */
+const NUMERIC = new Set([1005, 1007, 1016, 1021, 1022, 1231]);
+/** 10^k, exact as doubles for k <= 22. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * The number an unquoted element at `i` spells, read without making its text, or undefined (then
+ * read from its text): at most 15 digits, an optional sign and point, no exponent. Such a number is
+ * an integer below 2^53 divided by an exact power of ten, so the division is correctly rounded: the
+ * double Number() gives for the same text (and -0 for a negative zero). Writes the end into `end[0]`.
+ */
+function decimalAt(text: string, i: number, stop: number, end: number[]): number | undefined {
+  let j = i;
+  const negative = text.charCodeAt(j) === 45;
+  if (negative) j++;
+  let value = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; j < stop; j++) {
+    const ch = text.charCodeAt(j);
+    if (ch >= 48 && ch <= 57) {
+      value = value * 10 + (ch - 48);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (ch === 46 && fraction < 0) fraction = 0;
+    else break;
+  }
+  const next = text.charCodeAt(j);
+  if (digits === 0 || digits > 15 || (j < stop && next !== 44)) return undefined;
+  end[0] = j;
+  if (fraction > 0) value /= POW10[fraction]!;
+  return negative ? -value : value;
+}
+
 /**
  * The values of a one-dimensional array's text (`{1,"a b",NULL}`), each read by `element`; NULL
- * unquoted is null, a quoted element is unescaped (array_out escapes `"` and `\` only). Undefined
+ * unquoted is null, a quoted element is unescaped (array_out escapes `"` and `\\` only). Undefined
  * for text of another form (a nested array, bounds): the caller reads the JSON form instead.
  */
-function arrayValues(text: string, element: (v: string) => unknown): unknown[] | undefined {
+function arrayValues(text: string, element: (v: string) => unknown, numeric: boolean): unknown[] | undefined {
   const end = text.length - 1;
   if (text.charCodeAt(0) !== 123 || text.charCodeAt(end) !== 125) return undefined;
   const out: unknown[] = [];
   if (end === 1) return out;
+  const at = [0];
   let i = 1;
   for (;;) {
     const first = text.charCodeAt(i);
@@ -109,11 +144,17 @@ function arrayValues(text: string, element: (v: string) => unknown): unknown[] |
       out.push(element(value + text.slice(from, j)));
       i = j + 1;
     } else {
-      let j = text.indexOf(',', i);
-      if (j < 0) j = end;
-      const value = text.slice(i, j);
-      out.push(value === 'NULL' ? null : element(value));
-      i = j;
+      const n = numeric ? decimalAt(text, i, end, at) : undefined;
+      if (n !== undefined) {
+        out.push(n);
+        i = at[0]!;
+      } else {
+        let j = text.indexOf(',', i);
+        if (j < 0) j = end;
+        const value = text.slice(i, j);
+        out.push(value === 'NULL' ? null : element(value));
+        i = j;
+      }
     }
     if (i >= end) return out;
     if (text.charCodeAt(i) !== 44) return undefined;
@@ -123,9 +164,17 @@ function arrayValues(text: string, element: (v: string) => unknown): unknown[] |
 
 /** The reader of a 1:N level's array column of this type, or undefined where its elements are not read this way. */
 export function arrayReader(oid: number): ((text: string) => unknown[] | undefined) | undefined {
-  const element = ELEMENTS.get(oid);
-  return element && ((text) => arrayValues(text, element));
+  let reader = readers.get(oid);
+  if (!reader) {
+    const element = ELEMENTS.get(oid);
+    if (!element) return undefined;
+    const numeric = NUMERIC.has(oid);
+    readers.set(oid, (reader = (text) => arrayValues(text, element, numeric)));
+  }
+  return reader;
 }
+
+const readers = new Map<number, (text: string) => unknown[] | undefined>();
 
 /** pg's `types` option for rows statements. */
 export const ROW_VALUE_TYPES = {
