@@ -21,6 +21,8 @@ function kindOf(kind: string | undefined, shown: string): string {
   if (kind === 'non 32-bit signed integer ') return 'an integer outside the 32-bit range';
   if (shown.startsWith('"')) return 'a string';
   if (shown === 'true' || shown === 'false') return 'a boolean';
+  // An exact integer (a BigInt, read without rounding) where the type wants a double or 32 bits.
+  if (/^-?\d+$/.test(shown) && !Number.isSafeInteger(Number(shown))) return 'an integer beyond 2^53';
   if (/^-?\d/.test(shown)) return Number.isInteger(Number(shown)) ? 'a number' : 'a fractional number';
   return 'a value of another kind';
 }

@@ -25,6 +25,7 @@ describe('values GraphQL cannot represent', () => {
     [GraphQLInt, [1, 2], 'a list'],
     [GraphQLInt, 4294967295, 'an integer outside the 32-bit range'],
     [GraphQLInt, 1.5, 'a fractional number'],
+    [GraphQLFloat, 123456789012345678901234567890n, 'an integer beyond 2^53'],
     [GraphQLString, { a: 1 }, 'an object'],
     [GraphQLBoolean, 'yes', 'a string'],
     [GraphQLID, [1], 'a list'],
