@@ -34,7 +34,9 @@ export function defaultThreads(): number {
 }
 
 export class JqPool {
-  private readonly piscina: Piscina;
+  /** Made on the first program: piscina starts a worker (its own V8 isolate and jq-web) at once. */
+  private piscina: Piscina | undefined;
+  private readonly settings: NonNullable<ConstructorParameters<typeof Piscina>[0]>;
   private readonly dir: string;
 
   constructor(private readonly options: JqPoolOptions) {
@@ -43,7 +45,7 @@ export class JqPool {
     this.dir = mkdtempSync(join(tmpdir(), 'svc-jq-'));
     const filename = join(this.dir, 'worker.cjs');
     writeFileSync(filename, workerSource(jqWeb, options.memoryMb * 1024 * 1024), { mode: 0o600 });
-    this.piscina = new Piscina({
+    this.settings = {
       filename,
       minThreads: 1,
       maxThreads: options.threads,
@@ -53,7 +55,20 @@ export class JqPool {
       // jq-web's arrays), so its limit sits well above what those bounds allow: a worker that hits
       // it can bring the process down on Node 20 instead of failing alone.
       resourceLimits: { maxOldGenerationSizeMb: 2 * options.memoryMb + 256, maxYoungGenerationSizeMb: 32 },
-    });
+    };
+  }
+
+  /**
+   * The workers, started with the first program, not with the server: an idle worker thread held
+   * ~20 MB of the idle server's memory (issue 30), and most servers never run a jq program.
+   */
+  private workers(): Piscina {
+    return (this.piscina ??= new Piscina(this.settings));
+  }
+
+  /** Whether a worker was ever started (test/jq/lazy-pool.test.ts). */
+  get started(): boolean {
+    return this.piscina !== undefined;
   }
 
   /** Runs one program; JqError JQ_TIMEOUT / JQ_MEMORY / JQ_INTERNAL when it cannot finish. */
@@ -61,7 +76,7 @@ export class JqPool {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), Math.max(1, timeoutMs));
     try {
-      const result = (await this.piscina.run(task, { signal: abort.signal })) as JqTaskResult;
+      const result = (await this.workers().run(task, { signal: abort.signal })) as JqTaskResult;
       if ('fatal' in result) {
         if (/memory|Aborted/i.test(result.fatal + result.stderr)) throw this.memoryError();
         throw new JqError('JQ_INTERNAL', `jq failed: ${result.fatal}`);
@@ -80,7 +95,7 @@ export class JqPool {
   }
 
   async close(): Promise<void> {
-    await this.piscina.destroy();
+    await this.piscina?.destroy();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
