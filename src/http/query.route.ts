@@ -23,7 +23,7 @@ import { admitRequest, SvcContext, SvcGuard } from '../pipeline/svc.guard.js';
 import { RequestContextFactory } from '../pipeline/context.factory.js';
 import { InProcessClient } from '../pipeline/in-process.js';
 import { requestParts } from '../pipeline/limits/cost-limit.js';
-import { OperationRunner } from '../pipeline/run-operation.js';
+import { type OperationAnswer, OperationRunner } from '../pipeline/run-operation.js';
 import { clientJqRefusal } from '../pipeline/safelist.js';
 import { streamedBody } from '../pipeline/streamed.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
@@ -45,6 +45,8 @@ function hasJqVariable(parts: { variables: unknown; variablesText?: string }): b
 }
 
 export const QUERY_PATH = '/query';
+
+const DONE = Promise.resolve();
 
 /** Injection token: true when /query is served by Nest's router (`QueryController`), a team's global guard or interceptor being registered. */
 export const QUERY_THROUGH_NEST = Symbol('svc.query-through-nest');
@@ -84,36 +86,61 @@ export class QueryRoute implements OnModuleInit {
     else void this.handle(req, reply, context);
   }
 
-  async handle(req: FastifyRequest, reply: FastifyReply, context: RequestContext): Promise<void> {
-    let body: unknown;
-    const q = req.url.indexOf('?');
-    let search = q >= 0 ? req.url.slice(q) : '';
+  /**
+   * Not an async function: the operation's promise is answered with one `then` (issue 30: an async
+   * handler's own promise and await were each request's fixed cost). Whatever fails, before the
+   * operation, in it or while the answer is sent, is answered by `sendFailure` as before.
+   */
+  handle(req: FastifyRequest, reply: FastifyReply, context: RequestContext): Promise<void> {
+    let answer: Promise<OperationAnswer>;
     try {
-      if (req.method === 'POST' && !/^application\/(graphql-response\+)?json\b/i.test(String(req.headers['content-type'] ?? ''))) {
-        // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
-        throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
-      }
-      if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
-      // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
-      body = req.body;
-      if (hasJqVariable(requestParts(req.method, req.body, search))) {
-        const refused = clientJqRefusal(this.config, `the ${JQ_VARIABLE} variable`);
-        if (refused) throw new PublicError(ErrorCode.BadRequest, refused, 400);
-        const jqContext: JqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
-        const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
-        ({ body, search } = applied);
-        if (applied.program !== undefined) context.jqPrograms.push(applied.program);
-      }
-      const answer = await this.operations.run(context, { method: req.method, headers: req.headers, search, body, prepared: true });
-      if (answer.refusedEarly && req.svcScope) req.svcScope.refusedByLimit = true;
-      void reply.status(answer.status);
-      for (const [k, v] of answer.headers) void reply.header(k, v);
-      // Large root lists are read while they are written (src/pipeline/streamed.ts).
-      if (context.streamed.length && answer.text.includes('\u0000')) return void reply.send(Readable.from(streamedBody(answer.text, context.streamed), { objectMode: false, highWaterMark: 1 << 16 }));
-      return void reply.send(answer.text);
+      answer = this.answer(req, context);
     } catch (e) {
-      return sendFailure(reply, e, this.log);
+      sendFailure(reply, e, this.log);
+      return DONE;
     }
+    return answer.then(
+      (a) => {
+        try {
+          this.send(req, reply, context, a);
+        } catch (e) {
+          sendFailure(reply, e, this.log);
+        }
+      },
+      (e: unknown) => sendFailure(reply, e, this.log),
+    );
+  }
+
+  /** The operation's answer; a request refused before it runs throws. */
+  private answer(req: FastifyRequest, context: RequestContext): Promise<OperationAnswer> {
+    const q = req.url.indexOf('?');
+    const search = q >= 0 ? req.url.slice(q) : '';
+    if (req.method === 'POST' && !/^application\/(graphql-response\+)?json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      // Only JSON bodies: a form or text/plain POST is how cross-site request forgery arrives.
+      throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
+    }
+    if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
+    // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
+    if (hasJqVariable(requestParts(req.method, req.body, search))) return this.withJq(req, context, search);
+    return this.operations.run(context, { method: req.method, headers: req.headers, search, body: req.body, prepared: true });
+  }
+
+  private async withJq(req: FastifyRequest, context: RequestContext, search: string): Promise<OperationAnswer> {
+    const refused = clientJqRefusal(this.config, `the ${JQ_VARIABLE} variable`);
+    if (refused) throw new PublicError(ErrorCode.BadRequest, refused, 400);
+    const jqContext: JqContext = { identity: context.identity, timezone: context.timezone, querySvc: this.client.querySvc(context) };
+    const applied = await applyJqVariableToRequest({ method: req.method, body: req.body, search }, this.jq, jqContext);
+    if (applied.program !== undefined) context.jqPrograms.push(applied.program);
+    return this.operations.run(context, { method: req.method, headers: req.headers, search: applied.search, body: applied.body, prepared: true });
+  }
+
+  private send(req: FastifyRequest, reply: FastifyReply, context: RequestContext, answer: OperationAnswer): void {
+    if (answer.refusedEarly && req.svcScope) req.svcScope.refusedByLimit = true;
+    void reply.status(answer.status);
+    for (const [k, v] of answer.headers) void reply.header(k, v);
+    // Large root lists are read while they are written (src/pipeline/streamed.ts).
+    if (context.streamed.length && answer.text.includes('\u0000')) return void reply.send(Readable.from(streamedBody(answer.text, context.streamed), { objectMode: false, highWaterMark: 1 << 16 }));
+    void reply.send(answer.text);
   }
 }
 

@@ -73,7 +73,19 @@ export class OperationRunner {
     return this.apollo.start();
   }
 
-  async run(ctx: RequestContext, call: OperationCall): Promise<OperationAnswer> {
+  /**
+   * Not an async function: a prepared answer is one `then` on the fast path's promise (issue 30: an
+   * async function's promise and awaits were each request's fixed cost). A throw is a rejection.
+   */
+  run(ctx: RequestContext, call: OperationCall): Promise<OperationAnswer> {
+    try {
+      return this.answer(ctx, call);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  private answer(ctx: RequestContext, call: OperationCall): Promise<OperationAnswer> {
     const method = (call.method ?? 'POST').toUpperCase();
     const search = call.search ?? '';
     // Apollo's header map is made only for Apollo: a refused or prepared request reads Accept alone.
@@ -89,13 +101,17 @@ export class OperationRunner {
       const type = strict ? 'application/graphql-response+json; charset=utf-8' : JSON_TYPE;
       // A document the parser would refuse (MAX_TOKENS) is 400 whatever the media type, as Apollo answers a syntax error.
       const status = strict || refused.extensions.code === ErrorCode.GraphQLParseFailed ? 400 : 200;
-      return { status, headers: new HeaderMap([['content-type', type]]), text: refusalBody(refused), refusedEarly: true };
+      return Promise.resolve({ status, headers: new HeaderMap([['content-type', type]]), text: refusalBody(refused), refusedEarly: true });
     }
     if (call.prepared && method === 'POST' && !this.apolloSeesAll) {
-      const text = await answerPrepared(this.schemas.current.schema, call.body, ctx, this.limits, accept);
-      // A refusal of the whole request (an internal cluster call without the secret: 401) keeps its status here too.
-      if (text !== undefined) return { status: ctx.httpStatus ?? 200, headers: PREPARED_HEADERS, text, refusedEarly: false };
+      return answerPrepared(this.schemas.current.schema, call.body, ctx, this.limits, accept).then((text) =>
+        // A refusal of the whole request (an internal cluster call without the secret: 401) keeps its status here too.
+        text !== undefined ? { status: ctx.httpStatus ?? 200, headers: PREPARED_HEADERS, text, refusedEarly: false } : this.throughApollo(ctx, call, method, search));
     }
+    return this.throughApollo(ctx, call, method, search);
+  }
+
+  private async throughApollo(ctx: RequestContext, call: OperationCall, method: string, search: string): Promise<OperationAnswer> {
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(call.headers ?? {})) if (v !== undefined) headers.set(k, typeof v === 'string' ? v : v.join(', '));
     if (call.json) {
