@@ -15,6 +15,19 @@ import { registerGeometryFunctions } from './geo/functions.js';
 import { windowRows } from './windows.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
+/** Engines not yet closed: their running statements are interrupted when the process exits. */
+const openEngines = new Set<DuckDbEngine>();
+
+/**
+ * `process.exit` waits for libuv's thread pool, where node-api runs each DuckDB statement; a
+ * statement nothing bounds (QUERY_TIMEOUT 0, no row cap) would keep an exiting process alive
+ * for as long as it runs (SIGTERM at SHUTDOWN_TIMEOUT, a second Ctrl-C). 'exit' listeners run
+ * before that wait, so the statements are interrupted there and their threads come back.
+ */
+function interruptOnExit(): void {
+  for (const engine of openEngines) engine.interruptRunning();
+}
+
 export class DuckDbEngine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
@@ -33,7 +46,10 @@ export class DuckDbEngine {
     private readonly maxIdle = 0,
     /** The DuckDB sources' compiler (DUCKDB_WINDOW_ROWS: ordered lists read in key windows). */
     readonly compiler = new DuckDbCompiler(),
-  ) {}
+  ) {
+    if (openEngines.size === 0) process.once('exit', interruptOnExit);
+    openEngines.add(this);
+  }
 
   static async create(path: string, maxOpen: number, timeoutMs = 0, limits: DuckDbLimits = {}): Promise<DuckDbEngine> {
     // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load. DuckDB's own
@@ -320,10 +336,17 @@ export class DuckDbEngine {
     }
   }
 
+  /** Interrupts every statement running on a pooled connection (they end with DuckDB's interrupt error). */
+  interruptRunning(): void {
+    for (const c of this.busy) c.interrupt();
+  }
+
   close(): void {
     // Statements still running (SHUTDOWN_TIMEOUT passed, or a stream nobody reads) would keep the
     // process busy after it stopped answering.
-    for (const c of this.busy) c.interrupt();
+    this.interruptRunning();
+    openEngines.delete(this);
+    if (openEngines.size === 0) process.removeListener('exit', interruptOnExit);
     for (const c of this.idle) c.closeSync();
     this.idle.length = 0;
     this.instance.closeSync();
