@@ -10,6 +10,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaService } from '../../src/pipeline/schema.service.js';
 import { startApp, type TestApp } from '../support/app.js';
+import { DATABASE_TEXT } from './differential/harness.js';
+import { random } from './differential/generator.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 31);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
@@ -19,20 +21,6 @@ const CALLERS: Record<string, Record<string, string>> = {
   gb_reader: { ...ADMIN, 'x-svc-role': 'gb_reader', 'x-svc-user-id': '7' },
   reader: { ...ADMIN, 'x-svc-role': 'reader', 'x-svc-user-id': '8' },
 };
-/** Text a database driver writes: never in a message a client sees. */
-const DATABASE_TEXT = /SQLSTATE|syntax error at|Binder Error|Parser Error|Catalog Error|Conversion Error|relation "[^"]*" does not exist|\bpg_[a-z]|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|\bUPDATE \S+ SET\b/;
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Generator {
   constructor(private readonly schema: GraphQLSchema, private readonly rnd: () => number) {}

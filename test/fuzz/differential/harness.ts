@@ -9,7 +9,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { TestApp } from '../../support/app.js';
 import { type Query, type Sel, QueryGenerator, random, render } from './generator.js';
 
-/** Text a database driver writes: never in a message a client sees (as test/fuzz/schema-fuzz.test.ts). */
+/** Text a database driver writes (PostgreSQL, DuckDB, MySQL): never in a message a client sees. */
 export const DATABASE_TEXT = /SQLSTATE|syntax error at|Binder Error|Parser Error|Catalog Error|Conversion Error|relation "[^"]*" does not exist|\bpg_[a-z]|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|\bUPDATE \S+ SET\b|You have an error in your SQL|ER_[A-Z_]+/;
 
 
