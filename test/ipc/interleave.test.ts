@@ -9,6 +9,7 @@ import { tempDir } from '../support/app.js';
 import { type ServerProcess, startServer } from '../support/server.js';
 
 let server: ServerProcess;
+const PROBE = '{ shop_tags(limit: 1) { id } }';
 const SIGNED_IN = { 'content-type': 'application/json', 'x-svc-api-key': 'reader-key' };
 
 beforeAll(async () => {
@@ -24,6 +25,10 @@ afterAll(async () => {
 
 describe('/ipc answers and other requests', () => {
   it('answers a small request while a 1,000,000-row answer is being written', async () => {
+    // The probe once before: its first answer carries the server's first-use work (its plan compiled,
+    // the work left from the start), which is not this test's subject and lost the race 1 time in 4.
+    const warm = await fetch(`${server.url}/query`, { method: 'POST', headers: SIGNED_IN, body: JSON.stringify({ query: PROBE }) });
+    expect((await warm.json()).data.shop_tags).toHaveLength(1);
     const big = await fetch(`${server.url}/ipc`, {
       method: 'POST', headers: SIGNED_IN, body: JSON.stringify({ query: '{ function { shop_series(start: 1, stop: 1000000) { generate_series } } }' }),
     });
@@ -34,7 +39,7 @@ describe('/ipc answers and other requests', () => {
     const first = await reader.read();
     expect(first.done).toBe(false);
     let bytes = first.value!.length;
-    const probe = fetch(`${server.url}/query`, { method: 'POST', headers: SIGNED_IN, body: JSON.stringify({ query: '{ shop_tags(limit: 1) { id } }' }) })
+    const probe = fetch(`${server.url}/query`, { method: 'POST', headers: SIGNED_IN, body: JSON.stringify({ query: PROBE }) })
       .then(async (r) => {
         expect((await r.json()).data.shop_tags).toHaveLength(1);
         events.push('probe answered');
