@@ -68,7 +68,20 @@ export interface ColumnField {
    * the catalog compiler.
    */
   readonly naive?: boolean;
+  /**
+   * A column whose stored type has no JSON form the database writes right (MySQL `BIT(n)`, `YEAR`):
+   * the dialect reads it as `read` says wherever the value is used. Set when the source loads
+   * (src/sources/schema-check.ts), never by the catalog compiler.
+   */
+  readonly read?: ColumnRead;
 }
+
+/**
+ * How a column is read where its database type has no JSON form of its own: a `BIT(n)` as its `width`
+ * binary digits (`"10100101"`, as PostgreSQL writes `bit(n)`) or as the unsigned number; a `YEAR` as
+ * a number (MariaDB writes year 0 as `0000` into JSON).
+ */
+export type ColumnRead = { readonly kind: 'bits'; readonly width: number; readonly as: 'text' | 'number' } | { readonly kind: 'year' };
 
 /**
  * The `measurement_func` values a `@measurement` field of each scalar takes (hugr's

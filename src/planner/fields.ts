@@ -17,7 +17,7 @@ export function fieldExpr(ctx: PlanContext, obj: DataObject, alias: string, f: C
   }
   // A naive timestamp served as Timestamp is read as an instant (in UTC) wherever its value is
   // shown, truncated or taken apart in the request's zone; filters compare it as it is.
-  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}) };
+  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}), ...(f.read ? { read: f.read } : {}) };
   return sqlTemplate(obj, alias, f.sql);
 }
 

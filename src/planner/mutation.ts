@@ -21,7 +21,7 @@ export interface InsertTree {
   readonly linkOnly?: boolean;
 }
 
-const param = (f: ColumnField, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: f.type, ...(f.list ? { list: true } : {}) });
+const param = (f: ColumnField, value: unknown): ParamExpr => ({ kind: 'param', value, scalar: f.type, ...(f.list ? { list: true } : {}), ...(f.read ? { into: f.read } : {}) });
 
 /** The value stored for a client's value: a hashed secret (API keys) is stored as its hash. */
 function written(ctx: PlanContext, obj: DataObject, f: ColumnField, value: unknown): ParamExpr {

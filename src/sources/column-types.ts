@@ -7,11 +7,13 @@ import type { ScalarName } from '../catalog/model.js';
 export type ColumnKind =
   | 'int32' | 'int64' | 'int128' | 'decimal_int' | 'decimal' | 'float' | 'bool' | 'string' | 'uuid' | 'blob'
   | 'date' | 'time' | 'timestamp' | 'timestamptz' | 'interval' | 'json' | 'geometry' | 'vector'
-  | 'int_range' | 'bigint_range' | 'ts_range' | 'other';
+  | 'int_range' | 'bigint_range' | 'ts_range' | 'bits' | 'year' | 'other';
 
 export interface DbColumnKind {
   readonly kind: ColumnKind;
   readonly list: boolean;
+  /** The number of binary digits of a `bits` column (MySQL `BIT(n)`). */
+  readonly width?: number;
 }
 
 // ---- dialect type names -> kinds ----------------------------------------------------------------
@@ -56,8 +58,8 @@ export function postgresKind(udtName: string, numericScale: number | null): DbCo
 }
 
 const MYSQL: Readonly<Record<string, ColumnKind>> = {
-  tinyint: 'int32', smallint: 'int32', mediumint: 'int32', int: 'int32', integer: 'int32', year: 'int32', bigint: 'int64',
-  float: 'float', double: 'float', real: 'float', bit: 'int64',
+  tinyint: 'int32', smallint: 'int32', mediumint: 'int32', int: 'int32', integer: 'int32', year: 'year', bigint: 'int64',
+  float: 'float', double: 'float', real: 'float',
   char: 'string', varchar: 'string', tinytext: 'string', text: 'string', mediumtext: 'string', longtext: 'string', enum: 'string', set: 'string',
   inet4: 'string', inet6: 'string', uuid: 'uuid', binary: 'blob', varbinary: 'blob', tinyblob: 'blob', blob: 'blob', mediumblob: 'blob', longblob: 'blob',
   // DATETIME is naive; TIMESTAMP is stored in UTC and read in the session's zone (UTC, src/sources/mysql/source.ts).
@@ -75,6 +77,8 @@ export function mysqlKind(dataType: string, columnType: string): DbColumnKind {
     if (t === 'bigint') return { kind: 'int128', list: false };
   }
   if (t === 'decimal' || t === 'numeric') return { kind: /,\s*0\)/.test(columnType) || !/,/.test(columnType) ? 'decimal_int' : 'decimal', list: false };
+  // BIT(n) is written into JSON as raw bytes: the dialect reads it as n binary digits (or a number).
+  if (t === 'bit') return { kind: 'bits', list: false, width: Number(/\((\d+)\)/.exec(columnType)?.[1] ?? 1) };
   return { kind: MYSQL[t] ?? 'other', list: false };
 }
 
@@ -85,10 +89,10 @@ const NATURAL: Readonly<Record<ColumnKind, ScalarName | undefined>> = {
   int32: 'Int', int64: 'BigInt', int128: 'BigInt', decimal_int: 'BigInt', decimal: 'Float', float: 'Float', bool: 'Boolean',
   string: 'String', uuid: 'String', blob: 'String', date: 'Date', time: 'Time', timestamp: 'DateTime', timestamptz: 'Timestamp',
   interval: 'Interval', json: 'JSON', geometry: 'Geometry', vector: 'Vector', int_range: 'IntRange', bigint_range: 'BigIntRange',
-  ts_range: 'TimestampRange', other: undefined,
+  ts_range: 'TimestampRange', bits: 'String', year: 'Int', other: undefined,
 };
 
-const INTS: readonly ColumnKind[] = ['int32', 'int64', 'int128', 'decimal_int'];
+const INTS: readonly ColumnKind[] = ['int32', 'int64', 'int128', 'decimal_int', 'year'];
 const NUMBERS: readonly ColumnKind[] = [...INTS, 'decimal', 'float'];
 const TEXTUAL: readonly ColumnKind[] = ['string', 'uuid', 'blob'];
 
@@ -97,9 +101,10 @@ const TEXTUAL: readonly ColumnKind[] = ['string', 'uuid', 'blob'];
  * values are read as UTC (docs/catalogs.md "Timestamps"), as the sessions' time zone is UTC.
  */
 const CARRIES: Readonly<Record<ScalarName, readonly ColumnKind[]>> = {
-  String: [...TEXTUAL, 'date', 'time', 'timestamp', 'timestamptz', 'interval', ...NUMBERS, 'bool'],
-  Int: INTS,
-  BigInt: INTS,
+  String: [...TEXTUAL, 'date', 'time', 'timestamp', 'timestamptz', 'interval', ...NUMBERS, 'bool', 'bits'],
+  // A bit string declared as a number is read as its unsigned value.
+  Int: [...INTS, 'bits'],
+  BigInt: [...INTS, 'bits'],
   Float: NUMBERS,
   Boolean: ['bool'],
   Date: ['date'],

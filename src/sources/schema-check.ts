@@ -3,8 +3,10 @@
 // the catalog file and line, the column and both types, with the scalar that fits. The source does
 // not load (its status and /ready say why); the other sources are not affected. Declarations that
 // work with a caveat (a BIGINT served as Int) are warnings in data_source_status. Timestamp fields
-// over naive timestamps are marked, to be read as instants in UTC (docs/catalogs.md "Timestamps").
-import type { ColumnField, DataObject, ResolvedCatalog } from '../catalog/model.js';
+// over naive timestamps are marked, to be read as instants in UTC (docs/catalogs.md "Timestamps"),
+// and columns whose type the database cannot write into JSON (MySQL BIT, YEAR) are marked to be read
+// by the dialect (ColumnField.read).
+import type { ColumnField, ColumnRead, DataObject, ResolvedCatalog } from '../catalog/model.js';
 import { where } from '../catalog/errors.js';
 import { type DbColumnKind, judgeColumn } from './column-types.js';
 import type { ColumnReader } from './kind.js';
@@ -13,8 +15,10 @@ import type { DataSourceRuntime } from './types.js';
 export interface DatabaseCheck {
   readonly problems: readonly string[];
   readonly warnings: readonly string[];
-  /** `object.field` of Timestamp fields over naive timestamps (read as UTC; see markNaive). */
+  /** `object.field` of Timestamp fields over naive timestamps (read as UTC; see markColumns). */
   readonly naive: ReadonlySet<string>;
+  /** `object.field` of columns the dialect reads itself (see markColumns). */
+  readonly reads: ReadonlyMap<string, ColumnRead>;
 }
 
 interface DbColumn {
@@ -31,7 +35,15 @@ async function tableColumns(runtime: DataSourceRuntime, reader: ColumnReader, pa
   return new Map(rows.map((r) => [String(r.name), reader.columnOf(r)]));
 }
 
-type Out = { problems: string[]; warnings: string[]; naive: Set<string> };
+type Out = { problems: string[]; warnings: string[]; naive: Set<string>; reads: Map<string, ColumnRead> };
+
+/** How a column of this kind, declared as the field is, is read; undefined for a column the database writes into JSON right. */
+function readOf(f: ColumnField, kind: DbColumnKind): ColumnRead | undefined {
+  if (kind.list) return undefined;
+  if (kind.kind === 'bits') return { kind: 'bits', width: kind.width ?? 1, as: f.type === 'String' ? 'text' : 'number' };
+  if (kind.kind === 'year') return { kind: 'year' };
+  return undefined;
+}
 
 function checkField(obj: DataObject, f: ColumnField, table: string, column: DbColumn | undefined, out: Out): void {
   const what = `field "${f.name}" of "${obj.localName}" ${where(f.loc)}: column "${f.column}" of table "${table}"`;
@@ -43,6 +55,8 @@ function checkField(obj: DataObject, f: ColumnField, table: string, column: DbCo
   const verdict = judgeColumn(f.type, f.list, column.kind, column.type);
   if (verdict.error) out.problems.push(`${what} is ${verdict.error}`);
   else if (verdict.warning) out.warnings.push(`${what} is ${verdict.warning}`);
+  const read = readOf(f, column.kind);
+  if (read) out.reads.set(`${obj.name}.${f.name}`, read);
 }
 
 /**
@@ -70,7 +84,7 @@ async function checkComputed(runtime: DataSourceRuntime, obj: DataObject, f: Col
  * says (`capabilities.columns`); a kind without a column reader (http, extension) is not checked.
  */
 export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog, reader: ColumnReader | undefined): Promise<DatabaseCheck> {
-  const out: Out = { problems: [], warnings: [], naive: new Set() };
+  const out: Out = { problems: [], warnings: [], naive: new Set(), reads: new Map() };
   if (!reader) return out;
   for (const obj of catalog.objects) {
     if (obj.sql !== undefined) continue; // @view(sql:) is a query of the catalog, not a database object
@@ -89,11 +103,20 @@ export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: 
   return out;
 }
 
-/** The catalog with its Timestamp fields over naive timestamps marked (ColumnField.naive), or as it is. */
-export function markNaive(catalog: ResolvedCatalog, naive: ReadonlySet<string>): ResolvedCatalog {
-  if (!naive.size) return catalog;
-  const objects = catalog.objects.map((o) =>
-    o.fields.some((f) => naive.has(`${o.name}.${f.name}`)) ? { ...o, fields: o.fields.map((f) => (naive.has(`${o.name}.${f.name}`) ? { ...f, naive: true } : f)) } : o,
-  );
+/**
+ * The catalog with its Timestamp fields over naive timestamps marked (ColumnField.naive) and the
+ * columns the dialect reads itself marked (ColumnField.read), or as it is.
+ */
+export function markColumns(catalog: ResolvedCatalog, check: Pick<DatabaseCheck, 'naive' | 'reads'>): ResolvedCatalog {
+  if (!check.naive.size && !check.reads.size) return catalog;
+  const mark = (o: DataObject, f: ColumnField): ColumnField => {
+    const key = `${o.name}.${f.name}`;
+    const read = check.reads.get(key);
+    return check.naive.has(key) || read ? { ...f, ...(check.naive.has(key) ? { naive: true } : {}), ...(read ? { read } : {}) } : f;
+  };
+  const objects = catalog.objects.map((o) => {
+    const fields = o.fields.map((f) => mark(o, f));
+    return fields.every((f, i) => f === o.fields[i]) ? o : { ...o, fields };
+  });
   return { ...catalog, objects };
 }

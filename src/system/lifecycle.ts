@@ -13,7 +13,7 @@ import type { JqRunner } from '../sources/http/request.js';
 import type { IntrospectedCatalog } from '../sources/introspect-sdl.js';
 import type { KindContext } from '../sources/kind.js';
 import { findKind, SOURCE_KINDS, sourceKind } from '../sources/kinds.js';
-import { checkAgainstDatabase, markNaive } from '../sources/schema-check.js';
+import { checkAgainstDatabase, markColumns } from '../sources/schema-check.js';
 import type { DataSourceRuntime } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
 import { resolve } from 'node:path';
@@ -185,13 +185,13 @@ export class Lifecycle {
         runtime ??= await open(catalog);
         // Tables, columns and their types against the declarations (issue 29): a mismatch gives
         // wrong answers or failing queries, so the source does not load and says why.
-        const checked = await checkAgainstDatabase(runtime, catalog, kind.capabilities.columns).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>() }));
+        const checked = await checkAgainstDatabase(runtime, catalog, kind.capabilities.columns).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>(), reads: new Map() }));
         if (checked.problems.length) {
           await runtime.close().catch(() => undefined);
           this.rebuild();
           throw new CatalogError(checked.problems);
         }
-        catalog = markNaive(catalog, checked.naive);
+        catalog = markColumns(catalog, checked);
         const warnings = [...catalog.warnings, ...checked.warnings];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);
         try {

@@ -11,12 +11,20 @@ CREATE TABLE books (id BIGINT PRIMARY KEY, author_id INT NOT NULL, title VARCHAR
   FOREIGN KEY (author_id) REFERENCES authors (id));
 INSERT INTO authors VALUES (1, 'Ursula', 1, '1929-10-21', '{"genre": "sf"}'), (2, 'Italo', 0, '1923-10-15', NULL);
 INSERT INTO books VALUES (10, 1, 'The Dispossessed', 9.50, '2024-01-02 03:04:05.678'), (11, 1, 'Lathe of Heaven', 7.00, NULL), (12, 2, 'Invisible Cities', 8.25, NULL);
+CREATE TABLE flags (id INT PRIMARY KEY, bits BIT(8), on_off BIT(1), yr YEAR, big INT UNSIGNED, huge BIGINT UNSIGNED);
+INSERT INTO flags VALUES (1, b'10100101', b'1', 0, 4294967295, 18446744073709551615), (2, b'0', b'0', 2155, 0, 9007199254740993), (3, NULL, NULL, NULL, NULL, NULL);
 `;
 
 const CATALOG = `
 type authors @table(name: "authors") {
   id: Int! @pk
   name: String!
+}
+type flags @table(name: "flags") {
+  id: Int! @pk
+  bits: Int
+  on_off: String
+  yr: Int
 }
 extend type Function {
   slow(seconds: Float!): Float @function(name: "slow", sql: "SELECT SLEEP([seconds])")
@@ -78,6 +86,37 @@ describe('self_defined', () => {
       { id: 2, name: 'Italo', active: false, born: '1923-10-15', meta: null, books: [{ id: 12, title: 'Invisible Cities', price: 8.25, added: null }], books_aggregation: { _rows_count: 1, price: { sum: 8.25 } } },
     ]);
     expect(r.lib_books_by_pk).toEqual({ title: 'Invisible Cities', author: { name: 'Italo' } });
+  });
+});
+
+describe('BIT, YEAR and unsigned columns (issue 31)', () => {
+  it('serves BIT(n) as its binary digits, YEAR as a number and unsigned integers exactly', async () => {
+    const sdl: string = (await data(app, '{ function { core { describe_data_source_schema(name: "lib", self: true) } } }')).function.core.describe_data_source_schema;
+    expect(sdl).toMatch(/bits: String\n/);
+    expect(sdl).toMatch(/yr: Int\n/);
+    expect(sdl).toMatch(/big: BigInt\n/);
+    expect(sdl).toMatch(/huge: BigInt\n/);
+    const r = await app.gql('{ lib_flags(order_by: [{field: "id"}]) { id bits on_off yr big huge } }');
+    // Byte for byte: the unsigned integers past 2^53 stay exact.
+    expect(r.text).toContain('{"data":{"lib_flags":[{"id":1,"bits":"10100101","on_off":"1","yr":0,"big":4294967295,"huge":18446744073709551615},{"id":2,"bits":"00000000","on_off":"0","yr":2155,"big":0,"huge":9007199254740993},{"id":3,"bits":null,"on_off":null,"yr":null,"big":null,"huge":null}]}');
+  });
+
+  it('reads a BIT declared as a number as its unsigned value, filters and orders it', async () => {
+    const r = await data(app, '{ plain_flags(filter: {bits: {gt: 100}}) { id bits on_off yr } all: plain_flags(order_by: [{field: "bits", direction: DESC}]) { id bits } }');
+    expect(r.plain_flags).toEqual([{ id: 1, bits: 165, on_off: '1', yr: 0 }]);
+    expect(r.all).toEqual([{ id: 1, bits: 165 }, { id: 2, bits: 0 }, { id: 3, bits: null }]);
+  });
+
+  it('writes BIT digits as they are read, refuses anything else and writes nothing', async () => {
+    const w = await data(app, 'mutation { insert_lib_flags(data: {id: 4, bits: "1111", on_off: "1", yr: 1999}) { id bits on_off yr } }');
+    expect(w.insert_lib_flags).toEqual({ id: 4, bits: '00001111', on_off: '1', yr: 1999 });
+    expect((await data(app, '{ plain_flags_by_pk(id: 4) { bits } }')).plain_flags_by_pk).toEqual({ bits: 15 });
+    const bad = await app.gql('mutation { insert_lib_flags(data: {id: 5, bits: "102"}) { id } }');
+    expect(bad.body.errors?.[0]).toMatchObject({ message: 'a value of a BIT(8) column is written as up to 8 binary digits ("0101")', extensions: { code: 'BAD_USER_INPUT' } });
+    const long = await app.gql('mutation { update_lib_flags(filter: {id: {eq: 4}}, data: {bits: "111111111"}) { affected_rows } }');
+    expect(long.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect((await data(app, '{ lib_flags(filter: {id: {in: [4, 5]}}) { id bits } }')).lib_flags).toEqual([{ id: 4, bits: '00001111' }]);
+    await data(app, 'mutation { delete_lib_flags(filter: {id: {eq: 4}}) { affected_rows } }');
   });
 });
 

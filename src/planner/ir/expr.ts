@@ -1,5 +1,5 @@
 // Scalar expressions of the IR. Frozen data with a `kind`; no behaviour (DESIGN.md §3.2).
-import type { ScalarName } from '../../catalog/model.js';
+import type { ColumnRead, ScalarName } from '../../catalog/model.js';
 
 /** A column of a table alias in the statement. */
 export interface ColumnExpr {
@@ -8,6 +8,8 @@ export interface ColumnExpr {
   readonly column: string;
   /** A naive timestamp read as an instant in UTC (a Timestamp field, ColumnField.naive). */
   readonly instant?: boolean;
+  /** A stored type the dialect reads itself (ColumnField.read). */
+  readonly read?: ColumnRead;
 }
 
 /** A value supplied by the client or the server: always a bound parameter. */
@@ -16,6 +18,8 @@ export interface ParamExpr {
   readonly value: unknown;
   readonly scalar: ScalarName;
   readonly list?: boolean;
+  /** Written into a column the dialect reads itself (ColumnField.read): it writes the value back the same way. */
+  readonly into?: ColumnRead;
 }
 
 /** Catalog-authored SQL (`@sql`), with `[field]` references already resolved to columns. */

@@ -9,7 +9,7 @@ const BY_TYPE: Readonly<Record<string, ScalarName>> = {
   tinyint: 'Int', smallint: 'Int', mediumint: 'Int', int: 'Int', integer: 'Int', year: 'Int', bigint: 'BigInt',
   float: 'Float', double: 'Float', real: 'Float',
   char: 'String', varchar: 'String', tinytext: 'String', text: 'String', mediumtext: 'String', longtext: 'String', enum: 'String', set: 'String',
-  uuid: 'String', inet4: 'String', inet6: 'String',
+  uuid: 'String', inet4: 'String', inet6: 'String', bit: 'String',
   date: 'Date', time: 'Time', datetime: 'DateTime', timestamp: 'Timestamp', json: 'JSON',
 };
 
@@ -19,7 +19,8 @@ export function mapMysqlType(dataType: string, columnType: string, json: boolean
   // MariaDB stores JSON as LONGTEXT with a json_valid check; MySQL has a json type.
   if (json || t === 'json') return { scalar: 'JSON', list: false };
   if (/^tinyint\(1\)/i.test(columnType) || t === 'boolean' || t === 'bool') return { scalar: 'Boolean', list: false };
-  if (t === 'bigint' && /unsigned/i.test(columnType)) return { scalar: 'BigInt', list: false };
+  // An unsigned int goes past 2^31-1, an unsigned bigint past 2^63-1: both are BigInt (exact).
+  if ((t === 'bigint' || t === 'int' || t === 'integer') && /unsigned/i.test(columnType)) return { scalar: 'BigInt', list: false };
   if (t === 'decimal' || t === 'numeric') return { scalar: /,\s*0\)/.test(columnType) || !/,/.test(columnType) ? 'BigInt' : 'Float', list: false };
   const scalar = BY_TYPE[t];
   if (scalar) return { scalar, list: false };

@@ -3,7 +3,7 @@
 // derived tables, so per-parent limits are the aggregate's own `ORDER BY ... LIMIT`, and a FILTER
 // clause is a CASE inside the aggregate. Sessions run with ANSI_QUOTES (src/sources/mysql), so the
 // base compiler's `"identifier"` quoting is kept; placeholders stay `$n` until the source sends them.
-import type { ScalarName } from '../../catalog/model.js';
+import type { ColumnRead, ScalarName } from '../../catalog/model.js';
 import type { AggFn, AggOut, AggregateNode } from '../../planner/ir/aggregate.js';
 import type { ColumnExpr, Expr, ParamExpr } from '../../planner/ir/expr.js';
 import type { CompareNode, FilterNode, InGroupNode } from '../../planner/ir/filter.js';
@@ -61,6 +61,26 @@ function utcDateTime(value: string): string {
   if (Number.isNaN(d.getTime())) throw new PublicError(ErrorCode.BadUserInput, `invalid Timestamp value "${value}"`);
   const frac = /\.(\d{1,6})/.exec(value)?.[1] ?? '';
   return `${d.toISOString().slice(0, 19).replace('T', ' ')}${frac ? `.${frac.padEnd(6, '0')}` : ''}`;
+}
+
+/**
+ * A BIT or YEAR column as svc reads it everywhere (shown, filtered, ordered, aggregated): MariaDB
+ * writes a BIT value into JSON as its raw bytes and YEAR 0 as `0000`, neither of them JSON. A BIT
+ * served as String is its binary digits padded to the width, as PostgreSQL writes bit(n)
+ * ("10100101"), so filters compare the digits the client sees; as a number, its unsigned value.
+ */
+function readColumn(column: string, read: ColumnRead): string {
+  if (read.kind === 'bits' && read.as === 'text') return `LPAD(BIN(${column}), ${read.width}, '0')`;
+  return `CAST(${column} AS UNSIGNED)`;
+}
+
+/** A BIT column's value as the client writes it (binary digits, as it reads them), as the number MariaDB stores. */
+function bitsValue(value: unknown, width: number): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string' || !/^[01]+$/.test(value) || value.length > width) {
+    throw new PublicError(ErrorCode.BadUserInput, `a value of a BIT(${width}) column is written as up to ${width} binary digits ("0101")`);
+  }
+  return BigInt(`0b${value}`).toString();
 }
 
 export class MysqlCompiler extends SqlCompiler {
@@ -156,6 +176,7 @@ export class MysqlCompiler extends SqlCompiler {
   }
 
   protected override placeholder(p: ParamExpr, ctx: SqlContext): string {
+    if (p.into?.kind === 'bits' && p.into.as === 'text' && !p.list) return `CAST($${ctx.add(bitsValue(p.value, p.into.width))} AS UNSIGNED)`;
     if (p.list) {
       const values = Array.isArray(p.value) ? p.value : [p.value];
       return `JSON_ARRAY(${values.map((v) => this.placeholder({ ...p, list: false, value: v }, ctx)).join(', ')})`;
@@ -255,6 +276,7 @@ export class MysqlCompiler extends SqlCompiler {
   }
 
   protected override expr(e: Expr, ctx: SqlContext): string {
+    if (e.kind === 'column' && e.read) return readColumn(super.expr(e, ctx), e.read);
     if (e.kind !== 'extract') return super.expr(e, ctx);
     const part = EXTRACT[EXTRACT_NAMES[e.part] ?? e.part];
     if (!part) throw new PublicError(ErrorCode.BadUserInput, `invalid extract part "${e.part}"`);
