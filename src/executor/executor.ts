@@ -1,7 +1,9 @@
 // Runs plans: one statement per root read, writes inside the request's transaction.
-import { currentRequest } from '../shared/request-scope.js';
+import { type RequestScope, scopeOf } from '../shared/request-scope.js';
+import { noteLimitRefusal } from '../shared/limit-refusal.js';
+import { ErrorCode, PublicError } from '../shared/errors.js';
 import { inSpan, SpanKind, tracingOn } from '../shared/tracing.js';
-import type { Logger } from '../shared/logger.js';
+import { type Logger, requestLogger } from '../shared/logger.js';
 import { RawJson } from '../shared/json.js';
 import { RowsAnswer } from '../sql/rows/answer.js';
 import { Semaphore } from '../shared/semaphore.js';
@@ -29,6 +31,8 @@ export interface FinishedStatement {
   readonly startedAt: number;
   readonly ms: number;
   readonly error?: Error;
+  /** The HTTP request it served, if any (src/shared/request-scope.ts). */
+  readonly scope?: RequestScope;
 }
 
 /** `run()`'s promise; a synchronous throw becomes its rejection, as in an async function. */
@@ -104,7 +108,7 @@ export class Executor {
     const go = () => this.slots.run(() => this.measured(ctx, runtime, stmt, run));
     // A transaction's statements run on the connection it already holds: they need no admission.
     const gate = ctx.transactions.active ? undefined : this.gate(runtime);
-    const admitted = gate ? () => gate.run(admissionKey(ctx.identity), ctx.signal, go, admissionUser(ctx.identity, currentRequest()?.address)) : go;
+    const admitted = gate ? () => gate.run(admissionKey(ctx.identity), ctx.signal, go, admissionUser(ctx.identity, scopeOf(ctx)?.address)) : go;
     return this.parallel || ctx.transactions.active ? admitted() : ctx.serial.run(admitted);
   }
 
@@ -113,7 +117,7 @@ export class Executor {
    * until the stream ends; the client going away ends the statement.
    */
   async *stream(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, text?: boolean): AsyncGenerator<readonly unknown[]> {
-    const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal, admissionUser(ctx.identity, currentRequest()?.address));
+    const release = await this.gate(runtime)?.acquire(admissionKey(ctx.identity), ctx.signal, admissionUser(ctx.identity, scopeOf(ctx)?.address));
     const budget = this.budget(ctx);
     try {
       for await (const rows of runtime.streamRows!(stmt, ctx.signal, text)) {
@@ -133,20 +137,20 @@ export class Executor {
    */
   private measured<T>(ctx: RequestContext, runtime: DataSourceRuntime, stmt: CompiledSql, run: () => Promise<T>): Promise<T> {
     ctx.statements++;
-    const scope = currentRequest();
+    const scope = scopeOf(ctx);
     if (scope) scope.statements++;
     for (const o of this.observers) o(runtime.name, stmt.sql, stmt.params);
     const started = performance.now();
     const startedAt = Date.now();
     const ok = (v: T) => {
-      this.finish(runtime, stmt, started, startedAt, undefined);
+      this.finish(runtime, stmt, started, startedAt, undefined, scope);
       return v;
     };
     // The client's error, not the driver's (which may quote values).
     if (!tracingOn()) {
       return promiseOf(run).then(ok, (e: unknown) => {
-        const error = translateDbError(e, runtime.name, this.log);
-        this.finish(runtime, stmt, started, startedAt, error);
+        const error = this.translated(e, runtime, scope);
+        this.finish(runtime, stmt, started, startedAt, error, scope);
         throw error;
       });
     }
@@ -154,28 +158,35 @@ export class Executor {
     // (they may be secrets); the attributes are made only while tracing is on (issue 30).
     let error: Error | undefined;
     const statement = () => promiseOf(run).then(undefined, (e: unknown) => {
-      throw (error = translateDbError(e, runtime.name, this.log));
+      throw (error = this.translated(e, runtime, scope));
     });
     const attributes = { 'db.system.name': findKind(runtime.type)?.capabilities.otelName ?? runtime.type, 'db.namespace': runtime.name, 'db.query.text': stmt.sql };
     return promiseOf(() => inSpan('svc.statement', attributes, statement, SpanKind.CLIENT)).then(ok, (e: unknown) => {
-      this.finish(runtime, stmt, started, startedAt, error);
+      this.finish(runtime, stmt, started, startedAt, error, scope);
       throw e;
     });
   }
 
+  /** The client's error for a driver's; a statement stopped at QUERY_TIMEOUT marks its request refused by a limit. */
+  private translated(e: unknown, runtime: DataSourceRuntime, scope: RequestScope | undefined): Error {
+    const error = translateDbError(e, runtime.name, requestLogger(this.log, scope));
+    if (error instanceof PublicError && error.code === ErrorCode.QueryTimeout) noteLimitRefusal(scope);
+    return error;
+  }
+
   /** After a statement: its duration to the observers, the finished listeners and the DEBUG line. */
-  private finish(runtime: DataSourceRuntime, stmt: CompiledSql, started: number, startedAt: number, error: Error | undefined): void {
+  private finish(runtime: DataSourceRuntime, stmt: CompiledSql, started: number, startedAt: number, error: Error | undefined, scope: RequestScope | undefined): void {
     const ms = performance.now() - started;
     for (const o of this.durations) o(runtime.name, ms);
     for (const l of this.finished) {
       try {
-        l({ runtime, stmt, startedAt, ms, ...(error ? { error } : {}) });
+        l({ runtime, stmt, startedAt, ms, ...(error ? { error } : {}), ...(scope ? { scope } : {}) });
       } catch (e) {
-        this.log.warn({ err: e }, 'a statement listener failed');
+        requestLogger(this.log, scope).warn({ err: e }, 'a statement listener failed');
       }
     }
     // DEBUG logs the statement and its timing, never the parameter values (they may be secrets).
-    if (this.debug) this.log.info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
+    if (this.debug) requestLogger(this.log, scope).info({ source: runtime.name, ms: +(performance.now() - started).toFixed(2), sql: stmt.sql, params: stmt.params.length }, 'sql');
   }
 
   async read(ctx: RequestContext, runtime: DataSourceRuntime, plan: RootQuery): Promise<unknown> {
@@ -250,7 +261,7 @@ export class Executor {
     const limits = this.limitsOf(ctx);
     if (!ctx.limited || (limits.rows <= 0 && limits.bytes <= 0)) return undefined;
     const owner = ctx.budgetOf ?? ctx;
-    return (owner.responseBudget ??= new ResponseBudget(limits));
+    return (owner.responseBudget ??= new ResponseBudget(limits, scopeOf(owner)));
   }
 
   private async write(ctx: RequestContext, runtime: DataSourceRuntime, conn: SourceConnection, stmt: CompiledSql) {

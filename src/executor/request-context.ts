@@ -5,7 +5,7 @@ import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
 import { Serial } from '../shared/mutex.js';
 import { RequestTransactions } from './transactions.js';
 import type { ResponseBudget } from './response-budget.js';
-import type { CancelSignal } from '../shared/request-scope.js';
+import type { CancelSignal, RequestScope } from '../shared/request-scope.js';
 
 /** The rows of one root list, read when /ipc writes them (a batch at a time). */
 export interface RowStream {
@@ -84,6 +84,12 @@ export class RequestContext {
 
   /** Aborted when the client went away (src/shared/request-scope.ts); none outside HTTP requests. */
   signal?: CancelSignal;
+
+  /**
+   * The HTTP request this operation serves (its log line, metrics, lineage), when the context
+   * factory was given it; readers fall back to the AsyncLocalStorage (`scopeOf`).
+   */
+  scope?: RequestScope;
 
   /** `[$auth.*]` values of this identity (permission filters, stamps, SQL templates). */
   readonly authVars: Readonly<Record<string, unknown>>;

@@ -6,6 +6,7 @@
 // request gets RESPONSE_TOO_LARGE at the field whose answer crossed it.
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { noteLimitRefusal } from '../shared/limit-refusal.js';
+import { currentRequest, type RequestScope } from '../shared/request-scope.js';
 
 export interface ResponseLimits {
   /** Objects of one request's answer; 0: no limit. */
@@ -40,7 +41,11 @@ export class ResponseBudget {
   private rows = 0;
   private bytes = 0;
 
-  constructor(private readonly limits: ResponseLimits) {}
+  constructor(
+    private readonly limits: ResponseLimits,
+    /** The request refused when the answer crosses a limit (src/shared/limit-refusal.ts); else the AsyncLocalStorage's. */
+    private readonly scope?: RequestScope,
+  ) {}
 
   /** Characters an answer may still take before the request crosses MAX_RESPONSE_BYTES. */
   get bytesLeft(): number {
@@ -100,14 +105,14 @@ export class ResponseBudget {
 
   private checkRows(): void {
     if (this.limits.rows > 0 && this.rows > this.limits.rows) {
-      noteLimitRefusal();
+      noteLimitRefusal(this.scope ?? currentRequest());
       throw new PublicError(ErrorCode.ResponseTooLarge, `the answer holds more than ${this.limits.rows} rows, ${limitOf(this.limits.settings?.rows ?? 'MAX_RESPONSE_ROWS')}ask for fewer (limit, filter) or page with offset`);
     }
   }
 
   private checkBytes(): void {
     if (this.limits.bytes > 0 && this.bytes > this.limits.bytes) {
-      noteLimitRefusal();
+      noteLimitRefusal(this.scope ?? currentRequest());
       throw new PublicError(ErrorCode.ResponseTooLarge, `the answer is larger than ${this.limits.bytes} bytes, ${limitOf(this.limits.settings?.bytes ?? 'MAX_RESPONSE_BYTES')}ask for fewer rows or fields, or page with offset`);
     }
   }

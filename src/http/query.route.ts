@@ -29,6 +29,8 @@ import { streamedBody } from '../pipeline/streamed.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { sendFailure } from './errors.js';
+import { SCOPE_IN_CONTEXT } from './request-log.js';
+import { currentRequest, runInRequest } from '../shared/request-scope.js';
 import type { Config } from '../config/schema.js';
 import { CONFIG } from '../config/tokens.js';
 
@@ -68,7 +70,8 @@ export class QueryRoute implements OnModuleInit {
   onModuleInit(): void {
     if (this.throughNest) return;
     const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
-    fastify.route({ method: ['GET', 'POST'], url: QUERY_PATH, handler: (req, reply) => this.serve(req, reply) });
+    // The request's scope rides on its context; the AsyncLocalStorage is entered only off the prepared fast path.
+    fastify.route({ method: ['GET', 'POST'], url: QUERY_PATH, config: SCOPE_IN_CONTEXT, handler: (req, reply) => this.serve(req, reply) });
   }
 
   /**
@@ -80,9 +83,9 @@ export class QueryRoute implements OnModuleInit {
     try {
       context = admitRequest(this.contexts, req);
     } catch (e) {
-      return sendFailure(reply, e, this.log);
+      return sendFailure(reply, e, this.log, req.svcScope);
     }
-    if (context instanceof Promise) void context.then((c) => this.handle(req, reply, c), (e: unknown) => sendFailure(reply, e, this.log));
+    if (context instanceof Promise) void context.then((c) => this.handle(req, reply, c), (e: unknown) => sendFailure(reply, e, this.log, req.svcScope));
     else void this.handle(req, reply, context);
   }
 
@@ -96,7 +99,7 @@ export class QueryRoute implements OnModuleInit {
     try {
       answer = this.answer(req, context);
     } catch (e) {
-      sendFailure(reply, e, this.log);
+      sendFailure(reply, e, this.log, req.svcScope);
       return DONE;
     }
     return answer.then(
@@ -104,10 +107,10 @@ export class QueryRoute implements OnModuleInit {
         try {
           this.send(req, reply, context, a);
         } catch (e) {
-          sendFailure(reply, e, this.log);
+          sendFailure(reply, e, this.log, req.svcScope);
         }
       },
-      (e: unknown) => sendFailure(reply, e, this.log),
+      (e: unknown) => sendFailure(reply, e, this.log, req.svcScope),
     );
   }
 
@@ -120,8 +123,12 @@ export class QueryRoute implements OnModuleInit {
       throw new PublicError(ErrorCode.BadRequest, 'unsupported content type: send application/json', 415);
     }
     if (this.config.STREAM_LIST_ROWS > 0) context.streamAbove = this.config.STREAM_LIST_ROWS;
-    // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8).
-    if (hasJqVariable(requestParts(req.method, req.body, search))) return this.withJq(req, context, search);
+    // A `_jq` variable is evaluated before the GraphQL text is parsed (SPEC §8), inside the request's
+    // storage (its querySvc calls are in-process operations, as a team's code makes).
+    if (hasJqVariable(requestParts(req.method, req.body, search))) {
+      const scope = context.scope;
+      return scope && currentRequest() !== scope ? runInRequest(scope, () => this.withJq(req, context, search)) : this.withJq(req, context, search);
+    }
     return this.operations.run(context, { method: req.method, headers: req.headers, search, body: req.body, prepared: true });
   }
 

@@ -10,7 +10,8 @@ import { type Context, context, isSpanContextValid, propagation, ROOT_CONTEXT, t
 import type { FastifyInstance } from 'fastify';
 import { SpanKind, tracer, tracingOn } from '../shared/tracing.js';
 import type { Logger } from '../shared/logger.js';
-import { RequestScope, runInRequest } from '../shared/request-scope.js';
+import { leaveRequest, RequestScope, runInRequest } from '../shared/request-scope.js';
+import { routeConfig, routeUrl } from '../shared/route-url.js';
 import { observeHttpRequest } from '../shared/metrics.js';
 
 declare module 'fastify' {
@@ -21,6 +22,13 @@ declare module 'fastify' {
     svcTrace?: Context;
   }
 }
+
+/**
+ * A route registered with this `config` takes its request's scope from the request context and enters
+ * the AsyncLocalStorage itself when it needs it (the /query route: only off the prepared fast path,
+ * src/pipeline/run-operation.ts); see src/shared/request-scope.ts for why.
+ */
+export const SCOPE_IN_CONTEXT = Object.freeze({ svcScopeInContext: true });
 
 /** An `X-Request-Id` a proxy set is kept when it is a plain token; otherwise svc makes one. */
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -79,14 +87,16 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
     scope.address = req.ip;
     req.svcScope = scope;
     // The connection closed before the answer was written: what the request still runs is wasted.
+    // Its scope leaves the AsyncLocalStorage then too (onResponse may not come for such a request).
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) scope.cancellation.abort();
+      leaveRequest(scope);
     });
     void reply.header('x-request-id', req.id);
     // The server span continues the caller's trace (W3C traceparent) when tracing is on; while it is
     // off, no span, context or propagation work is done per request (issue 30).
     if (tracingOn()) {
-      const route = req.routeOptions.url ?? 'unmatched';
+      const route = routeUrl(req) ?? 'unmatched';
       const parent = propagation.extract(ROOT_CONTEXT, req.headers);
       const span = tracer.startSpan(`${req.method} ${route}`, {
         kind: SpanKind.SERVER,
@@ -100,12 +110,15 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
   });
   // The handler runs inside the request's scope (and span). Entered here rather than in onRequest:
   // Fastify reads a body on the socket's events, outside any scope entered before, and nothing
-  // between the two hooks reads the scope.
+  // between the two hooks reads the scope. A route whose context carries the scope enters it only
+  // when it must (SCOPE_IN_CONTEXT); with tracing on, every route enters it (the span's context
+  // rides on an AsyncLocalStorage of OpenTelemetry's anyway).
   fastify.addHook('preHandler', (req, _reply, done) => {
     const scope = req.svcScope;
     if (!scope) return done();
     const traced = req.svcTrace;
     if (traced) context.with(traced, () => runInRequest(scope, done));
+    else if (routeConfig(req)?.svcScopeInContext === true) done();
     else runInRequest(scope, done);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
@@ -113,7 +126,8 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
     const path = req.url.split('?')[0]!;
     const status = reply.statusCode;
     const ms = reply.elapsedTime;
-    observeHttpRequest(req.method, req.routeOptions.url ?? 'unmatched', status, ms / 1000);
+    if (scope) leaveRequest(scope);
+    observeHttpRequest(req.method, routeUrl(req) ?? 'unmatched', status, ms / 1000);
     req.svcSpan?.setAttribute('http.response.status_code', status);
     if (status >= 500) req.svcSpan?.setStatus({ code: SpanStatusCode.ERROR });
     req.svcSpan?.end();

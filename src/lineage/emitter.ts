@@ -43,7 +43,7 @@ export class LineageEmitter {
       metrics.lineageEvents.inc({ outcome: 'dropped' });
       return;
     }
-    this.queue.push({ body: JSON.stringify(runEvent(s, currentRequest(), this.options)), trace: traceHeaders() });
+    this.queue.push({ body: JSON.stringify(runEvent(s, s.scope ?? currentRequest(), this.options)), trace: traceHeaders() });
     this.pump();
   }
 

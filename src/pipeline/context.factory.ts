@@ -11,7 +11,7 @@ import type { RoleGate } from '../permissions/roles.js';
 import type { PermissionService } from '../permissions/service.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { metrics } from '../shared/metrics.js';
-import { currentRequest } from '../shared/request-scope.js';
+import { currentRequest, type RequestScope } from '../shared/request-scope.js';
 import { requestTimeZone } from '../shared/timezone.js';
 import { type MaybePromise, andThen } from '../shared/maybe-async.js';
 
@@ -34,6 +34,8 @@ const OVERRIDE_HEADERS = ['x-svc-role', 'x-svc-user-id', 'x-svc-user-name'] as c
 export interface HeaderOptions {
   /** What a caller other than the secret key's sending identity override headers gets: ignored (requests) or refused (subscriptions). */
   readonly overrides?: 'ignore' | 'refuse';
+  /** The HTTP request's scope (src/http/request-log.ts), when the caller has it at hand; else the AsyncLocalStorage's. */
+  readonly scope?: RequestScope;
 }
 
 export class RequestContextFactory {
@@ -62,24 +64,30 @@ export class RequestContextFactory {
         metrics.authFailures.inc({ reason: 'override_refused' });
         throw new PublicError(ErrorCode.Forbidden, `identity override (${OVERRIDE_HEADERS.join(', ')}) needs the secret key`, 403);
       }
-      return this.forCaller(identity, { endpoint, headers });
+      return this.forCaller(identity, { endpoint, headers, scope: options.scope });
     });
   }
 
   /** A caller already identified: role gate, its role's access, the endpoint rule, zone and limits. */
-  forCaller(identity: Identity, options: CallerOptions & { readonly headers?: RawHeaders } = {}): MaybePromise<RequestContext> {
+  forCaller(identity: Identity, options: CallerOptions & { readonly headers?: RawHeaders; readonly scope?: RequestScope } = {}): MaybePromise<RequestContext> {
     return andThen(this.roles.check(identity.role), () => andThen(this.permissions.forRole(identity.role), (access) => this.contextOf(identity, access, options)));
   }
 
-  private contextOf(identity: Identity, access: RoleAccess, options: CallerOptions & { readonly headers?: RawHeaders }): RequestContext {
+  private contextOf(identity: Identity, access: RoleAccess, options: CallerOptions & { readonly headers?: RawHeaders; readonly scope?: RequestScope }): RequestContext {
     if (options.endpoint !== undefined && access.endpointDenied(options.endpoint)) {
       metrics.authFailures.inc({ reason: 'endpoint_denied' });
       throw new PublicError(ErrorCode.Forbidden, `role "${identity.role}" may not use ${options.endpoint}`, 403);
     }
     const timezone = options.headers ? requestTimeZone(options.headers, this.defaultZone) : (options.timezone ?? this.defaultZone);
     const context = new RequestContext(identity, access, timezone, true);
-    const scope = currentRequest();
+    const scope = options.scope ?? currentRequest();
     if (scope) context.signal = scope.cancellation;
+    if (options.scope) {
+      // Given by the route (the prepared /query path runs outside the AsyncLocalStorage): the scope
+      // learns who asks here, as IdentityService tells the storage's scope.
+      context.scope = options.scope;
+      options.scope.identified(identity);
+    }
     if (scope && options.endpoint !== undefined) scope.caller = context;
     return context;
   }
@@ -92,6 +100,7 @@ export class RequestContextFactory {
   derive(parent: RequestContext): RequestContext {
     const derived = new RequestContext(parent.identity, parent.access, parent.timezone, parent.limited);
     if (parent.signal) derived.signal = parent.signal;
+    if (parent.scope) derived.scope = parent.scope;
     // One request's answers count together, however many operations a jq program runs (issue 31).
     derived.budgetOf = parent.budgetOf ?? parent;
     return derived;

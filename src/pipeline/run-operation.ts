@@ -12,6 +12,7 @@ import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
 import { ErrorCode } from '../shared/errors.js';
 import { noteLimitRefusal } from '../shared/limit-refusal.js';
+import { currentRequest, runInRequest, scopeOf } from '../shared/request-scope.js';
 import { answerPrepared } from './fast-path/prepared.js';
 import { prefersGraphqlResponse } from './graphql-server.js';
 import { refusalBody, type RequestLimits, requestParts } from './limits/cost-limit.js';
@@ -95,7 +96,7 @@ export class OperationRunner {
     const refused = this.limits.before?.(parts.query, parts.variables, ctx.identity, parts.variablesText);
     if (refused) {
       // Whichever entry point asked (/query, /ipc, a jq program's querySvc): the caller gate holds an anonymous address after it.
-      noteLimitRefusal();
+      noteLimitRefusal(scopeOf(ctx));
       // The status and media type Apollo would answer (SPEC §1).
       const strict = prefersGraphqlResponse(accept);
       const type = strict ? 'application/graphql-response+json; charset=utf-8' : JSON_TYPE;
@@ -111,7 +112,17 @@ export class OperationRunner {
     return this.throughApollo(ctx, call, method, search);
   }
 
-  private async throughApollo(ctx: RequestContext, call: OperationCall, method: string, search: string): Promise<OperationAnswer> {
+  /**
+   * Apollo's plugins, formatError and whatever a resolver calls read the request's scope from the
+   * AsyncLocalStorage: a request whose context carries it enters it here (src/shared/request-scope.ts).
+   */
+  private throughApollo(ctx: RequestContext, call: OperationCall, method: string, search: string): Promise<OperationAnswer> {
+    const scope = ctx.scope;
+    if (scope && currentRequest() !== scope) return runInRequest(scope, () => this.apolloAnswer(ctx, call, method, search));
+    return this.apolloAnswer(ctx, call, method, search);
+  }
+
+  private async apolloAnswer(ctx: RequestContext, call: OperationCall, method: string, search: string): Promise<OperationAnswer> {
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(call.headers ?? {})) if (v !== undefined) headers.set(k, typeof v === 'string' ? v : v.join(', '));
     if (call.json) {

@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../executor/request-context.js';
 import { type MaybePromise, andThen } from '../shared/maybe-async.js';
 import { RequestContextFactory } from './context.factory.js';
+import { routeUrl } from '../shared/route-url.js';
 
 type GuardedRequest = FastifyRequest & { svcContext?: RequestContext };
 
@@ -24,8 +25,8 @@ type GuardedRequest = FastifyRequest & { svcContext?: RequestContext };
  */
 export function admitRequest(contexts: RequestContextFactory, req: FastifyRequest): MaybePromise<RequestContext> {
   // The route as declared (`/reports/:id`), so one `_endpoints` rule covers every id.
-  const endpoint = req.routeOptions?.url ?? req.url.split('?')[0]!;
-  return andThen(contexts.fromHeaders(req.headers, endpoint), (context) => ((req as GuardedRequest).svcContext = context));
+  const endpoint = routeUrl(req) ?? req.url.split('?')[0]!;
+  return andThen(contexts.fromHeaders(req.headers, endpoint, { scope: req.svcScope }), (context) => ((req as GuardedRequest).svcContext = context));
 }
 
 @Injectable()

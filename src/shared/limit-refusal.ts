@@ -4,9 +4,9 @@
 // and an anonymous caller's address keeps its turn for ANONYMOUS_REFUSAL_HOLD after the answer
 // (src/http/caller-gate.ts), whichever limit it was: a flood of requests refused at execution costs
 // the server the statements run up to the limit, as a flood refused before parsing costs the scan.
-import { currentRequest } from './request-scope.js';
+import { currentRequest, type RequestScope } from './request-scope.js';
 
-export function noteLimitRefusal(): void {
-  const scope = currentRequest();
+/** `scope`: the request's, when the caller has it (its context's); else the AsyncLocalStorage's. */
+export function noteLimitRefusal(scope: RequestScope | undefined = currentRequest()): void {
   if (scope) scope.refusedByLimit = true;
 }

@@ -2,7 +2,7 @@
 // the serialisers below drop anything that looks like a credential.
 import { pino } from 'pino';
 import pinoPretty from 'pino-pretty';
-import { currentRequest } from './request-scope.js';
+import { currentRequest, type RequestScope } from './request-scope.js';
 
 export type Logger = pino.Logger;
 
@@ -34,6 +34,15 @@ export function createLogger(level: string, format: LogFormat = 'json', destinat
   // stdout written asynchronously (sonic-boom): a request does not wait for its line to reach a pipe
   // or a terminal. pino flushes what is buffered when the process exits.
   return destination ? pino(options, destination) : pino(options, pino.destination({ dest: 1, sync: false }));
+}
+
+/**
+ * The logger for a line written while `scope`'s request is served: its lines carry its request_id
+ * where the AsyncLocalStorage does not hold the scope (the prepared /query path,
+ * src/shared/request-scope.ts); elsewhere the mixin adds it. Made only when a line is written.
+ */
+export function requestLogger(log: Logger, scope: RequestScope | undefined): Logger {
+  return scope && currentRequest() !== scope ? log.child({ request_id: scope.id }) : log;
 }
 
 /** Nest's own messages (warnings, errors) into the structured log. */

@@ -1,7 +1,16 @@
 // What one HTTP request did, gathered where it happens (identity, operation, statements, cache)
-// and read once when the request ends: its log line, its metrics, its trace and lineage. An
-// AsyncLocalStorage carries it, so the layers in between pass nothing along (src/http/request-log.ts
-// opens it per request). Outside a request (startup, tests without HTTP) there is none.
+// and read once when the request ends: its log line, its metrics, its trace and lineage.
+//
+// Two ways to reach it. The request context carries it (`RequestContext.scope`, set by the context
+// factory for HTTP callers): the /query route's readers (executor, fast path, cache stage, lineage,
+// limit refusals, error ids and the lines they log) take it from there. An AsyncLocalStorage carries
+// it for everything else (Nest controllers, a team's code and its generated clients, Apollo's
+// plugins and formatError), entered per request by src/http/request-log.ts or, on /query, only when
+// the operation leaves the prepared fast path (src/pipeline/run-operation.ts). Why not always: on
+// Node 20 an entered AsyncLocalStorage turns on async_hooks' promise hooks for every promise in the
+// process (three calls per promise), about 7% of a Q0 request's CPU (issue 30). So the storage is
+// turned off again when no request is inside it. Outside a request (startup, tests without HTTP)
+// there is none.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface ScopeIdentity {
@@ -82,6 +91,9 @@ export class RequestScope {
    */
   readonly cancellation = new Cancellation();
 
+  /** Inside the AsyncLocalStorage (counted until `leaveRequest`). */
+  entered = false;
+
   identified(identity: ScopeIdentity): void {
     this.identity = identity;
     this.role = identity.role;
@@ -96,11 +108,36 @@ export class RequestScope {
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
-/** The scope of the request being served, if any. */
+/** Requests inside the storage now: when none is, it is turned off (its promise hooks with it). */
+let inside = 0;
+
+/** The scope of the request being served, if any, as the AsyncLocalStorage carries it. */
 export function currentRequest(): RequestScope | undefined {
   return storage.getStore();
 }
 
+/** The scope a request context carries, else the storage's. */
+export function scopeOf(ctx: { readonly scope?: RequestScope } | undefined): RequestScope | undefined {
+  return ctx?.scope ?? storage.getStore();
+}
+
+/** Runs `fn` inside the request's storage; it stays counted until `leaveRequest` (the response is sent). */
 export function runInRequest<T>(scope: RequestScope, fn: () => T): T {
+  if (!scope.entered) {
+    scope.entered = true;
+    inside++;
+  }
   return storage.run(scope, fn);
+}
+
+/** The request's response was sent: the storage is turned off when no other request is inside it. */
+export function leaveRequest(scope: RequestScope): void {
+  if (!scope.entered) return;
+  scope.entered = false;
+  if (--inside === 0) storage.disable();
+}
+
+/** Whether the storage is on (tests: a prepared /query request does not turn it on). */
+export function requestStorageOn(): boolean {
+  return inside > 0;
 }

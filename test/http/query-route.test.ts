@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { tap } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../support/app.js';
+import { currentRequest, requestStorageOn } from '../../src/shared/request-scope.js';
 
 let t: TestApp;
 const ADMIN = { 'x-svc-secret-key': 'k' };
@@ -57,6 +58,33 @@ describe('the access decision on /query', () => {
       }
     });
   }
+});
+
+// On Node 20 an entered AsyncLocalStorage runs promise hooks for every promise in the process: the
+// prepared fast path takes its request's scope from the request context instead (issue 30,
+// src/shared/request-scope.ts). Fails if /query enters the storage for a prepared request, or if the
+// scope does not reach the executor (statement count, lineage and log lines would lose the request).
+describe("the request's scope on /query", () => {
+  it('a prepared request runs outside the AsyncLocalStorage with its scope in its context; Apollo requests run inside it', async () => {
+    const seen: { scope?: string; stored?: string; on: boolean; role?: string }[] = [];
+    const stop = t.runtime.executor.onFinished((s) => seen.push({ scope: s.scope?.id, stored: currentRequest()?.id, on: requestStorageOn(), role: s.scope?.role }));
+    try {
+      const query = JSON.stringify({ query: '{ shop_tags(limit: 2) { id } }' });
+      for (const id of ['scope-1', 'scope-2', 'scope-3']) {
+        const r = await post({ 'x-request-id': id }, query);
+        expect([r.status, r.body.data.shop_tags.length, r.headers['x-request-id']]).toEqual([200, 2, id]);
+      }
+      expect(seen.map((x) => x.scope)).toEqual(['scope-1', 'scope-2', 'scope-3']);
+      // The first is planned through Apollo, inside the storage; the next two are prepared, outside it.
+      expect(seen[0]).toMatchObject({ stored: 'scope-1', on: true });
+      expect(seen.slice(1).map((x) => [x.stored, x.on])).toEqual([[undefined, false], [undefined, false]]);
+      expect(new Set(seen.map((x) => x.role))).toEqual(new Set(['public']));
+      // Turned off again once no request is inside it.
+      expect(requestStorageOn()).toBe(false);
+    } finally {
+      stop();
+    }
+  });
 });
 
 describe('refusals before the route runs, answered by the app as before', () => {

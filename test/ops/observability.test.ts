@@ -136,6 +136,27 @@ extend type Function {
     expect(JSON.parse(logged)).toMatchObject({ request_id: 'boom-1', msg: 'query failed' });
   });
 
+  // A repeated query is answered by the prepared fast path, which runs outside the request's
+  // AsyncLocalStorage (issue 30): its statement's error line and its answer still name the request.
+  it('a prepared read whose statement fails names its request id in the answer and in the log lines', async () => {
+    const query = '{ ops_notes { id body } }';
+    for (const id of ['prep-1', 'prep-2']) expect((await post(s, { query }, { 'x-request-id': id })).body).toEqual({ data: { ops_notes: [] }, extensions: {} });
+    // The Apollo path (first) and the prepared path (second) fill the request line alike.
+    const first = await requestLine(s, 'prep-1');
+    expect(first).toMatchObject({ status: 200, statements: 1, role: expect.any(String) });
+    expect(await requestLine(s, 'prep-2')).toMatchObject({ status: 200, statements: 1, role: first.role });
+    await db.exec('ALTER TABLE notes RENAME COLUMN body TO body_gone');
+    try {
+      const r = await post(s, { query }, { 'x-request-id': 'prep-3' });
+      expect(r.body.errors[0].extensions).toMatchObject({ code: 'CATALOG_INVALID', request_id: 'prep-3' });
+      const logged = await s.waitForLine((l) => l.includes('"msg":"database error"') && l.includes('"prep-3"'), 'the database error line of prep-3');
+      expect(JSON.parse(logged)).toMatchObject({ request_id: 'prep-3', source: 'ops', reason: 'catalog_mismatch' });
+      expect(await requestLine(s, 'prep-3')).toMatchObject({ statements: 1, role: first.role, error_codes: ['CATALOG_INVALID'] });
+    } finally {
+      await db.exec('ALTER TABLE notes RENAME COLUMN body_gone TO body');
+    }
+  });
+
   it('/ready lists a source that failed to load and is 503 while it is not loaded (issue 29)', async () => {
     const r = await fetch(`${s.url}/ready`);
     expect(r.status).toBe(503);

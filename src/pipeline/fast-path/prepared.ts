@@ -9,7 +9,7 @@ import { getVariableValues } from 'graphql';
 import type { RequestContext } from '../../executor/request-context.js';
 import type { RequestLimits } from '../limits/cost-limit.js';
 import { fitBigInts, hasBigInt } from '../exact-json.js';
-import { currentRequest } from '../../shared/request-scope.js';
+import { scopeOf } from '../../shared/request-scope.js';
 import { stringifyResponse } from '../../shared/json.js';
 import { preparedAnswers } from '../metrics.js';
 import { answerFast } from './answer.js';
@@ -85,7 +85,7 @@ async function answerWith(
   // An operation without variable definitions coerces to no variables, whatever was sent.
   const coerced = operation.variableDefinitions?.length ? getVariableValues(schema, operation.variableDefinitions, sent) : { coerced: {} };
   if (coerced.errors || guard.check?.(schema, document, operation, sent, ctx.identity)) return undefined;
-  const scope = currentRequest();
+  const scope = scopeOf(ctx);
   if (scope) scope.operation ??= operation.name?.value ?? operation.operation;
   const data = await answerFast(schema, document, operation, coerced.coerced, ctx);
   if (!data) return undefined;

@@ -10,7 +10,7 @@ import { cacheKey, type ResultCache } from '../../cache/index.js';
 import type { RequestContext } from '../../executor/request-context.js';
 import { ROLE_PERMISSIONS_TAG } from '../../permissions/service.js';
 import { RawJson } from '../../shared/json.js';
-import { currentRequest } from '../../shared/request-scope.js';
+import { scopeOf } from '../../shared/request-scope.js';
 import { inSpan } from '../../shared/tracing.js';
 import { parseTtl } from '../../shared/ttl.js';
 import type { FieldCall, FieldStage } from '../field-stage.js';
@@ -94,7 +94,7 @@ export class CacheStage implements FieldStage {
     });
     if (hit) {
       ctx.cacheHits.add(responsePathAsArray(info.path).join('.'));
-      const scope = currentRequest();
+      const scope = scopeOf(ctx);
       if (scope) scope.cacheHit = true;
     }
     for (const r of value.reads) ctx.reads.add(r);
