@@ -115,10 +115,29 @@ describe('the rows writer', () => {
     // Three rows and two owners: five objects over a limit of two.
     expect(() => new RowsAnswer(ROWS, asm).countedBy(small).writeWith(rowsWriter(asm, OUT)!)).toThrow(/more than 2 rows/);
     const roomy = new ResponseBudget({ rows: 100, bytes: 10_000 });
-    const ok = new RowsAnswer(ROWS, asm).countedBy(roomy);
+    // A copy: the answer empties its rows once built (RowsAnswer.release).
+    const ok = new RowsAnswer(ROWS.map((r) => [...r]), asm).countedBy(roomy);
     expect(ok.writeWith(rowsWriter(asm, OUT)!)).toBe(before(ROWS, OUT));
     // Counted once: asking for the objects afterwards (graphql-js completing) does not count them again.
     ok.parse();
     expect(roomy.bytesLeft).toBe(10_000 - before(ROWS, OUT)!.length);
+  });
+
+  it("lets go of the driver's rows once the answer is built or written (RowsAnswer.release)", () => {
+    // Built: the objects are kept, the driver's array is emptied (it outlives the request).
+    const rows = ROWS.map((r) => [...r]);
+    const built = new RowsAnswer(rows, asm);
+    const objects = built.parse();
+    expect(objects).toEqual(asm(ROWS));
+    expect(rows).toHaveLength(0);
+    expect(built.parse()).toBe(objects);
+    // Written: the fast path releases the rows once the whole answer is text; the objects cannot be built after.
+    const written = ROWS.map((r) => [...r]);
+    const answer = new RowsAnswer(written, asm);
+    expect(answer.writeWith(rowsWriter(asm, OUT)!)).toBe(before(ROWS, OUT));
+    expect(written).toHaveLength(3);
+    answer.release();
+    expect(written).toHaveLength(0);
+    expect(() => answer.parse()).toThrow(/read after it was released/);
   });
 });

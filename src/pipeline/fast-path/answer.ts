@@ -147,6 +147,8 @@ export async function answerFast(
     ctx.streamed.length = 0;
     return null;
   }
+  // Every answer is text now: the rows it was written from are let go (RowsAnswer.release).
+  for (const s of settled) if ('value' in s && s.value instanceof RowsAnswer) s.value.release();
   const values = Object.values(data);
   fastPathAnswers.inc([values.some((v) => v instanceof WrittenJson) ? 'written' : values.some((v) => v instanceof RawJson) ? 'spliced' : 'completed']);
   const ordered: Record<string, unknown> = Object.create(null);
