@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../../executor/request-context.js';
 import { accessOf, scopeOf } from '../../permissions/access.js';
-import { RawJson, StreamedList } from '../../shared/json.js';
+import { RawJson, StreamedList, stringifyJson } from '../../shared/json.js';
 import { RowsAnswer } from '../../sql/rows/answer.js';
 import { fastPathAnswers } from '../metrics.js';
 import { completesToItself, complete } from './complete.js';
@@ -67,7 +67,10 @@ function completed(root: RootShape, value: unknown): unknown {
   const raw = value instanceof RawJson && !(value instanceof RowsAnswer) ? value : undefined;
   const parsed = value instanceof RawJson ? value.parse() : value;
   try {
-    if (completesToItself(root.out, parsed)) return raw ?? parsed;
+    // The database's JSON completes to itself: written as JSON.stringify writes the parsed value, as
+    // the general path does, not as the database spelled it (DuckDB writes `7.0`, `1e21`, `\u001F`,
+    // a JSON column's duplicate keys): the answer's bytes do not depend on the path (issue 31).
+    if (completesToItself(root.out, parsed)) return raw ? new RawJson(stringifyJson(parsed)) : parsed;
     return complete(root.out, parsed);
   } catch {
     return undefined;

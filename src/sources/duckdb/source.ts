@@ -9,6 +9,7 @@ import type { CompiledSql } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
+import { finiteJson } from './finite-json.js';
 import { macroBodies } from './macros.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
@@ -150,7 +151,7 @@ export class DuckDbSource implements DataSourceRuntime {
       if (!r.chunkCount) return null;
       const chunk = r.getChunk(0);
       const v = chunk.rowCount ? chunk.getColumnVector(0).getItem(0) : null;
-      return v === null || v === undefined ? null : String(v);
+      return v === null || v === undefined ? null : finiteJson(String(v));
     }, this.name);
   }
 
@@ -174,8 +175,9 @@ export class DuckDbSource implements DataSourceRuntime {
       if (!rows.length) continue;
       left -= rows.length;
       // As text, each row's JSON is what the whole list's to_json would have written for it.
-      if (text) yield rows.map((r) => (r[0] === null || r[0] === undefined ? 'null' : String(r[0])));
-      else yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(String(r[0]))));
+      // (A streamed row is written as it is: a non-finite double there is the string "NaN", valid JSON.)
+      if (text) yield rows.map((r) => (r[0] === null || r[0] === undefined ? 'null' : finiteJson(String(r[0]))));
+      else yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(finiteJson(String(r[0])))));
       if (left === 0) return;
     }
   }
