@@ -322,6 +322,8 @@ export const settingsShape = {
   SHUTDOWN_DELAY: duration.default(0),
   /** Time limit of one jq evaluation, all passes included (SPEC §8). */
   JQ_TIMEOUT: duration.refine((ms) => ms > 0, 'a jq time limit must be above 0').default(10_000),
+  /** How long a jq program may wait for a worker before it is refused (JQ_BUSY, 503, retryable); not part of JQ_TIMEOUT. */
+  JQ_WAIT_TIMEOUT: duration.refine((ms) => ms > 0, 'a jq wait limit must be above 0').default(10_000),
   /** Memory bound of one jq program, MB. */
   JQ_MAX_MEMORY: sizeMb.default(512),
   /** jq worker threads; unset: 2 to 4 by CPU count (src/jq/pool.ts). */

@@ -22,17 +22,22 @@ export interface JqEngineOptions {
   readonly threads: number;
   /** Passes allowed for querySvc and zone requests; default 16. */
   readonly maxPasses: number;
+  /**
+   * How long one pass may wait for a worker to take it (a busy pool, a fresh worker starting after a
+   * runaway program was stopped), ms; not counted in `timeoutMs`. Env JQ_WAIT_TIMEOUT; default 10 s.
+   */
+  readonly waitMs?: number;
 }
 
-/** The engine's options from the validated configuration (src/config: JQ_TIMEOUT, JQ_MAX_MEMORY, JQ_WORKERS). */
-export function jqOptions(config: Pick<Settings, 'JQ_TIMEOUT' | 'JQ_MAX_MEMORY' | 'JQ_WORKERS'>): JqEngineOptions {
-  return { timeoutMs: config.JQ_TIMEOUT, memoryMb: config.JQ_MAX_MEMORY, threads: config.JQ_WORKERS ?? defaultThreads(), maxPasses: 16 };
+/** The engine's options from the validated configuration (src/config: JQ_TIMEOUT, JQ_WAIT_TIMEOUT, JQ_MAX_MEMORY, JQ_WORKERS). */
+export function jqOptions(config: Pick<Settings, 'JQ_TIMEOUT' | 'JQ_WAIT_TIMEOUT' | 'JQ_MAX_MEMORY' | 'JQ_WORKERS'>): JqEngineOptions {
+  return { timeoutMs: config.JQ_TIMEOUT, waitMs: config.JQ_WAIT_TIMEOUT, memoryMb: config.JQ_MAX_MEMORY, threads: config.JQ_WORKERS ?? defaultThreads(), maxPasses: 16 };
 }
 
 /** The same from environment variables, validated by the configuration's own rules (engines made outside the app). */
 export function jqOptionsFromEnv(env: Record<string, string | undefined> = process.env): JqEngineOptions {
-  const keys = ['JQ_TIMEOUT', 'JQ_MAX_MEMORY', 'JQ_WORKERS'] as const;
-  const shape = z.object({ JQ_TIMEOUT: settingsShape.JQ_TIMEOUT, JQ_MAX_MEMORY: settingsShape.JQ_MAX_MEMORY, JQ_WORKERS: settingsShape.JQ_WORKERS });
+  const keys = ['JQ_TIMEOUT', 'JQ_WAIT_TIMEOUT', 'JQ_MAX_MEMORY', 'JQ_WORKERS'] as const;
+  const shape = z.object({ JQ_TIMEOUT: settingsShape.JQ_TIMEOUT, JQ_WAIT_TIMEOUT: settingsShape.JQ_WAIT_TIMEOUT, JQ_MAX_MEMORY: settingsShape.JQ_MAX_MEMORY, JQ_WORKERS: settingsShape.JQ_WORKERS });
   const parsed = shape.safeParse(Object.fromEntries(keys.filter((k) => env[k]).map((k) => [k, env[k]])));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -40,6 +45,9 @@ export function jqOptionsFromEnv(env: Record<string, string | undefined> = proce
   }
   return jqOptions(parsed.data);
 }
+
+/** JQ_WAIT_TIMEOUT's default (src/config/schema.ts). */
+const DEFAULT_WAIT_MS = 10_000;
 
 export interface JqRunRequest {
   readonly program: string;
@@ -78,7 +86,7 @@ export class JqEngine {
   private readonly pool: JqPool;
 
   constructor(readonly options: JqEngineOptions = jqOptionsFromEnv()) {
-    this.pool = new JqPool({ threads: options.threads, memoryMb: options.memoryMb });
+    this.pool = new JqPool({ threads: options.threads, memoryMb: options.memoryMb, waitMs: options.waitMs ?? DEFAULT_WAIT_MS });
   }
 
   /** Runs a program; counted and timed (svc_jq_runs_total, svc_jq_duration_seconds). */
@@ -104,12 +112,14 @@ export class JqEngine {
     for (const name of new Set(['UTC', context.timezone, ...zoneNamesIn(req.program)])) zones[name] = zoneTable(name).table;
     const answers: Record<string, unknown> = {};
     const svc = { now: (context.now ?? new Date()).getTime() / 1000, tz: context.timezone, auth: authInfo(context.identity), vars: variables, zones, answers };
-    // JQ_TIMEOUT bounds the whole evaluation: every pass and every querySvc it runs (issue 15).
-    const deadline = Date.now() + this.options.timeoutMs;
+    // JQ_TIMEOUT bounds the whole evaluation: every pass and every querySvc it runs (issue 15), but
+    // not a pass's wait for a worker (JQ_WAIT_TIMEOUT bounds that): the deadline moves by each wait.
+    let deadline = Date.now() + this.options.timeoutMs;
     for (let pass = 1; ; pass++) {
       const left = deadline - Date.now();
       if (left <= 0) throw timeoutError(this.options.timeoutMs);
       const result = await this.pool.run({ input: req.input ?? 'null', program, svc: JSON.stringify(svc) }, left, this.options.timeoutMs);
+      deadline += result.waitedMs;
       const { requests, rest } = splitStderr(result.stderr);
       if (requests.length) {
         if (pass >= this.options.maxPasses) {

@@ -11,6 +11,8 @@ export type JqErrorCode =
   | 'JQ_TIMEOUT'
   /** The program needed more memory than the bound (JQ_MAX_MEMORY) and was stopped. */
   | 'JQ_MEMORY'
+  /** No worker took the program within JQ_WAIT_TIMEOUT (all busy, or starting): retryable, 503. */
+  | 'JQ_BUSY'
   /** A fault of the engine itself (worker crash); logged, shown as a generic message. */
   | 'JQ_INTERNAL';
 
@@ -21,6 +23,7 @@ const STATUS: Record<JqErrorCode, number> = {
   JQ_ERROR: 500,
   JQ_TIMEOUT: 500,
   JQ_MEMORY: 500,
+  JQ_BUSY: 503,
   JQ_INTERNAL: 500,
 };
 
@@ -43,6 +46,6 @@ export class JqError extends Error {
  * (src/http/errors.ts `sendFailure`), e.g. the `_jq` variable on /query (src/http/query.route.ts).
  */
 export function toPublicError(e: JqError, prefix = ''): PublicError {
-  const code = e.status === 400 ? ErrorCode.BadRequest : e.code === 'JQ_INTERNAL' ? ErrorCode.Internal : ErrorCode.QueryFailed;
+  const code = e.status === 400 ? ErrorCode.BadRequest : e.code === 'JQ_INTERNAL' ? ErrorCode.Internal : e.code === 'JQ_BUSY' ? ErrorCode.SourceUnavailable : ErrorCode.QueryFailed;
   return new PublicError(code, prefix + e.message, e.status);
 }

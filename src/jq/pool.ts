@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { JqError } from './errors.js';
 import { workerSource } from './worker-source.js';
@@ -14,6 +15,8 @@ export interface JqPoolOptions {
   readonly threads: number;
   /** Memory bound of one program in megabytes: jq's WebAssembly heap and the worker's JS heap. */
   readonly memoryMb: number;
+  /** How long a program may wait for a worker to take it, ms (JQ_WAIT_TIMEOUT). */
+  readonly waitMs: number;
 }
 
 export interface JqTask {
@@ -24,10 +27,12 @@ export interface JqTask {
   readonly svc: string;
 }
 
-export type JqTaskResult =
+/** What the worker answers, with how long the program waited for it (`waitedMs`). */
+export type JqTaskResult = (
   | { ok: true; stdout: string; stderr: string; ms: number }
   | { ok: false; exitCode: number; stderr: string; ms: number }
-  | { ok: false; fatal: string; stderr: string; ms: number };
+  | { ok: false; fatal: string; stderr: string; ms: number }
+) & { waitedMs: number };
 
 export function defaultThreads(): number {
   return Math.max(2, Math.min(4, availableParallelism()));
@@ -71,26 +76,41 @@ export class JqPool {
     return this.piscina !== undefined;
   }
 
-  /** Runs one program; JqError JQ_TIMEOUT / JQ_MEMORY / JQ_INTERNAL when it cannot finish. */
+  /**
+   * Runs one program; JqError JQ_TIMEOUT / JQ_MEMORY / JQ_INTERNAL when it cannot finish, JQ_BUSY
+   * when no worker takes it within `waitMs`. The time limit starts when a worker takes the program
+   * (the worker says so on a port of the task): the wait for a worker is bounded apart. Counted in
+   * the limit, a program queued behind others, or one that met a fresh worker starting after a
+   * runaway program was stopped, paid that start inside its JQ_TIMEOUT (tests failed so under load).
+   */
   async run(task: JqTask, timeoutMs: number, limitMs = timeoutMs): Promise<JqTaskResult> {
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), Math.max(1, timeoutMs));
+    const submitted = performance.now();
+    let waitedMs: number | undefined;
+    const { port1, port2 } = new MessageChannel();
+    let timer = setTimeout(() => abort.abort(), Math.max(1, this.options.waitMs));
+    port1.once('message', () => {
+      waitedMs = performance.now() - submitted;
+      clearTimeout(timer);
+      timer = setTimeout(() => abort.abort(), Math.max(1, timeoutMs));
+    });
     try {
-      const result = (await this.workers().run(task, { signal: abort.signal })) as JqTaskResult;
+      const result = (await this.workers().run({ ...task, started: port2 }, { signal: abort.signal, transferList: [port2] })) as JqTaskResult;
       if ('fatal' in result) {
         if (/memory|Aborted/i.test(result.fatal + result.stderr)) throw this.memoryError();
         throw new JqError('JQ_INTERNAL', `jq failed: ${result.fatal}`);
       }
-      return result;
+      return { ...result, waitedMs: waitedMs ?? performance.now() - submitted - result.ms };
     } catch (e) {
       if (e instanceof JqError) throw e;
       if (abort.signal.aborted) {
-        throw timeoutError(limitMs);
+        throw waitedMs === undefined ? this.busyError() : timeoutError(limitMs);
       }
       if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw this.memoryError();
       throw new JqError('JQ_INTERNAL', `jq worker failed: ${(e as Error).message}`);
     } finally {
       clearTimeout(timer);
+      port1.close();
     }
   }
 
@@ -99,12 +119,17 @@ export class JqPool {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
+  private busyError(): JqError {
+    return new JqError('JQ_BUSY', `no jq worker was free to take the program within ${shown(this.options.waitMs)} (JQ_WAIT_TIMEOUT); try again`);
+  }
+
   private memoryError(): JqError {
     return new JqError('JQ_MEMORY', `the jq program was stopped: it needed more than ${this.options.memoryMb} MB of memory (JQ_MAX_MEMORY)`);
   }
 }
 
+const shown = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
 export function timeoutError(limitMs: number): JqError {
-  const limit = limitMs % 1000 === 0 ? `${limitMs / 1000} s` : `${limitMs} ms`;
-  return new JqError('JQ_TIMEOUT', `the jq program was stopped after the time limit of ${limit} (JQ_TIMEOUT)`);
+  return new JqError('JQ_TIMEOUT', `the jq program was stopped after the time limit of ${shown(limitMs)} (JQ_TIMEOUT)`);
 }

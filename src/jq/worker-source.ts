@@ -41,6 +41,11 @@ let jqReady = load();
 
 module.exports = async function run(task) {
   const jq = await jqReady;
+  // The program's time limit starts now, when this worker (jq loaded) takes it (src/jq/pool.ts).
+  if (task.started) {
+    task.started.postMessage(0);
+    task.started.close();
+  }
   captured = '';
   const started = Date.now();
   try {

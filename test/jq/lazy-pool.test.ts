@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { JqPool } from '../../src/jq/pool.js';
 
-const pool = new JqPool({ threads: 1, memoryMb: 64 });
+const pool = new JqPool({ threads: 1, memoryMb: 64, waitMs: 10_000 });
 afterAll(() => pool.close());
 
 describe("jq's worker pool", () => {
