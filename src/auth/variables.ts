@@ -28,3 +28,26 @@ export function authVariables(identity: Identity): Record<string, unknown> {
     impersonated_by_user_name: by?.userName ?? null,
   };
 }
+
+/**
+ * The map of one identity, made once per identity object: the anonymous caller's and a remembered
+ * key's or token's identity are the same object request after request, and every request context
+ * reads the map (issue 30: a fresh one per request). Identities are read-only (src/auth/identity.ts); their map is frozen:
+ * no reader may change it.
+ */
+const byIdentity = new WeakMap<Identity, Readonly<Record<string, unknown>>>();
+
+export function authVariablesOf(identity: Identity): Readonly<Record<string, unknown>> {
+  let vars = byIdentity.get(identity);
+  if (!vars) byIdentity.set(identity, (vars = Object.freeze(authVariables(identity))));
+  return vars;
+}
+
+/** The map as JSON text (the plan cache's key, src/pipeline/resolvers/plan-cache.ts), made once per map. */
+const texts = new WeakMap<object, string>();
+
+export function authVariablesText(vars: Readonly<Record<string, unknown>>): string {
+  let text = texts.get(vars);
+  if (text === undefined) texts.set(vars, (text = JSON.stringify(vars)));
+  return text;
+}

@@ -1,6 +1,6 @@
 // Per-request state shared by resolvers, field stages and the executor.
 import type { Identity } from '../auth/identity.js';
-import { authVariables } from '../auth/variables.js';
+import { authVariablesOf } from '../auth/variables.js';
 import { type RoleAccess, UNRESTRICTED } from '../permissions/access.js';
 import { Serial } from '../shared/mutex.js';
 import { RequestTransactions } from './transactions.js';
@@ -107,6 +107,6 @@ export class RequestContext {
     /** The request limits of /query (MAX_DEPTH, MAX_QUERY_COST, ...) apply: false only for the system identity. */
     readonly limited = false,
   ) {
-    this.authVars = authVariables(identity);
+    this.authVars = authVariablesOf(identity);
   }
 }

@@ -3,14 +3,22 @@ import type { Identity } from '../identity.js';
 import { unauthenticated } from '../errors.js';
 
 export class AnonymousProvider {
+  /**
+   * Seed 000 variables table: user_name `anonymous`, user_id null. One frozen object for every
+   * anonymous request: what is derived from an identity (its `[$auth.*]` map, its plan-cache key) is
+   * then made once (issue 30).
+   */
+  private readonly anonymous: Identity;
+
   constructor(
     private readonly enabled: boolean,
-    private readonly role: string,
-  ) {}
+    role: string,
+  ) {
+    this.anonymous = Object.freeze({ role, userId: null, userName: 'anonymous', authType: 'anonymous' });
+  }
 
   identity(): Identity {
     if (!this.enabled) throw unauthenticated('authentication required');
-    // Seed 000 variables table: user_name `anonymous`, user_id null.
-    return { role: this.role, userId: null, userName: 'anonymous', authType: 'anonymous' };
+    return this.anonymous;
   }
 }
