@@ -93,6 +93,8 @@ export class RequestScope {
 
   /** Inside the AsyncLocalStorage (counted until `leaveRequest`). */
   entered = false;
+  /** Its response was sent or its connection closed (`leaveRequest`). */
+  left = false;
 
   identified(identity: ScopeIdentity): void {
     this.identity = identity;
@@ -121,8 +123,27 @@ export function scopeOf(ctx: { readonly scope?: RequestScope } | undefined): Req
   return ctx?.scope ?? storage.getStore();
 }
 
+function leave(): void {
+  if (--inside === 0) storage.disable();
+}
+
 /** Runs `fn` inside the request's storage; it stays counted until `leaveRequest` (the response is sent). */
 export function runInRequest<T>(scope: RequestScope, fn: () => T): T {
+  if (scope.left) {
+    // The connection closed already (a request cancelled while it ran, then sent on to Apollo with its
+    // statement's error): nothing will leave for it later, so this run leaves when it settles.
+    inside++;
+    let out: T;
+    try {
+      out = storage.run(scope, fn);
+    } catch (e) {
+      leave();
+      throw e;
+    }
+    if (out instanceof Promise) out.then(leave, leave);
+    else leave();
+    return out;
+  }
   if (!scope.entered) {
     scope.entered = true;
     inside++;
@@ -130,11 +151,12 @@ export function runInRequest<T>(scope: RequestScope, fn: () => T): T {
   return storage.run(scope, fn);
 }
 
-/** The request's response was sent: the storage is turned off when no other request is inside it. */
+/** The request's response was sent or its connection closed: the storage is turned off when no other request is inside it. */
 export function leaveRequest(scope: RequestScope): void {
+  scope.left = true;
   if (!scope.entered) return;
   scope.entered = false;
-  if (--inside === 0) storage.disable();
+  leave();
 }
 
 /** Whether the storage is on (tests: a prepared /query request does not turn it on). */
