@@ -9,7 +9,7 @@
 // (0: no order_by), BIG_ENV (extra settings of the server, e.g. "DUCKDB_THREADS=1"), BIG_SAVE (a file the first
 // answer is written to, to compare two builds or settings byte for byte with `cmp`), BIG_NODE_ARGS (node's own
 // flags for the server, e.g. "--max-semi-space-size=2").
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,9 @@ try {
   const query = `{ big_big_items(${order}limit: ${rows}) { id name qty day note } }`;
   const ask = async (save) => {
     const res = await fetch(`http://127.0.0.1:${port}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
-    const out = save ? createWriteStream(save) : undefined;
+    // Written as it comes, never pausing the body: undici's reader paused by a file stream's
+    // backpressure spent seconds re-joining its socket buffer (fromList), slower than the server.
+    const out = save ? openSync(save, 'w') : undefined;
     let size = 0;
     let head = '';
     let tail = '';
@@ -64,9 +66,9 @@ try {
       const text = decoder.decode(chunk, { stream: true });
       if (head.length < 200) head += text.slice(0, 200);
       tail = (tail + text).slice(-200);
-      if (out && !out.write(chunk)) await new Promise((r) => out.once('drain', r));
+      if (out !== undefined) writeSync(out, chunk);
     }
-    if (out) await new Promise((r) => out.end(r));
+    if (out !== undefined) closeSync(out);
     return { status: res.status, size, head, tail };
   };
   // A small answer first: the server is warm (schema, plan) before the peak is read.

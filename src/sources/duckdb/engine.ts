@@ -13,6 +13,7 @@ import type { KeyWindows } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { registerGeometryFunctions } from './geo/functions.js';
 import { windowRows } from './windows.js';
+import type { ResultReader } from './read.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
 /** Engines not yet closed: their running statements are interrupted when the process exits. */
@@ -211,13 +212,12 @@ export class DuckDbEngine {
   }
 
   /**
-   * A statement's rows a DuckDB chunk (2048 rows) at a time, on a pooled connection held until the
-   * iteration ends. QUERY_TIMEOUT bounds the whole iteration; stopping early interrupts the query.
+   * A statement's rows in `read`'s batches (src/sources/duckdb/read.ts), on a pooled connection held
+   * until the iteration ends. QUERY_TIMEOUT bounds the whole iteration; stopping early interrupts the query.
    */
-  stream(source: string, sql: string, values: readonly unknown[], signal?: CancelSignal): AsyncGenerator<unknown[][]> {
+  stream<T>(source: string, sql: string, values: readonly unknown[], read: ResultReader<T>, signal?: CancelSignal): AsyncGenerator<T[]> {
     return this.held(source, signal, false, async function* (c) {
-      const result = await c.stream(sql, params(values));
-      for await (const rows of result.yieldRowsJs()) yield rows as unknown[][];
+      yield* read(await c.stream(sql, params(values)));
     });
   }
 
@@ -225,8 +225,8 @@ export class DuckDbEngine {
    * An ordered list's rows read in windows of its order keys (src/sources/duckdb/windows.ts), all
    * in one transaction: every window reads the same snapshot, whatever is committed meanwhile.
    */
-  windows(source: string, w: KeyWindows, total: number | undefined, signal?: CancelSignal): AsyncGenerator<unknown[][]> {
-    return this.held(source, signal, true, (c) => windowRows(c, w, total));
+  windows<T>(source: string, w: KeyWindows, total: number | undefined, read: ResultReader<T>, signal?: CancelSignal): AsyncGenerator<T[]> {
+    return this.held(source, signal, true, (c) => windowRows(c, w, total, read));
   }
 
   /**

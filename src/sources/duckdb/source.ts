@@ -11,6 +11,7 @@ import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName
 import type { DuckDbEngine } from './engine.js';
 import { finiteJson } from './finite-json.js';
 import { macroBodies } from './macros.js';
+import { firstColumn, type ResultReader, textBatches } from './read.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
 export const compiler = new DuckDbCompiler();
@@ -164,7 +165,11 @@ export class DuckDbSource implements DataSourceRuntime {
     if (left <= 0) return;
     // An ordered list longer than a window: read in windows of its order keys (engine.windows).
     const keys = stmt.window?.keys;
-    const batches = keys ? this.engine.windows(this.name, keys, stmt.window!.limit === undefined ? undefined : skip + left, signal) : this.engine.stream(this.name, stmt.sql, stmt.params, signal);
+    const total = stmt.window?.limit === undefined ? undefined : skip + left;
+    // As text (/query), each row's JSON is what the whole list's to_json would have written for it,
+    // read in batches of about a written piece (read.ts says why); as values (/ipc), a chunk per batch.
+    const read: ResultReader<unknown> = text ? textBatches : firstColumn;
+    const batches = keys ? this.engine.windows(this.name, keys, total, read, signal) : this.engine.stream(this.name, stmt.sql, stmt.params, read, signal);
     for await (let rows of batches) {
       if (skip) {
         const skipped = Math.min(skip, rows.length);
@@ -174,10 +179,8 @@ export class DuckDbSource implements DataSourceRuntime {
       if (rows.length > left) rows = rows.slice(0, left);
       if (!rows.length) continue;
       left -= rows.length;
-      // As text, each row's JSON is what the whole list's to_json would have written for it.
       // (A streamed row is written as it is: a non-finite double there is the string "NaN", valid JSON.)
-      if (text) yield rows.map((r) => (r[0] === null || r[0] === undefined ? 'null' : finiteJson(String(r[0]))));
-      else yield rows.map((r) => (r[0] === null || r[0] === undefined ? null : parseDbJson(finiteJson(String(r[0])))));
+      yield text ? (rows as string[]).map(finiteJson) : rows.map((v) => (v === null || v === undefined ? null : parseDbJson(finiteJson(String(v)))));
       if (left === 0) return;
     }
   }
