@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ResponseBudget } from '../../src/executor/response-budget.js';
 import { completesToItself } from '../../src/pipeline/fast-path/complete.js';
 import type { Out } from '../../src/pipeline/fast-path/shape.js';
-import { rowsWriter } from '../../src/pipeline/fast-path/write.js';
+import { rowsWriter, writerSource } from '../../src/pipeline/fast-path/write.js';
 import { stringifyJson } from '../../src/shared/json.js';
 import { assembler } from '../../src/sql/rows/assemble.js';
 import { RowsAnswer } from '../../src/sql/rows/answer.js';
@@ -68,6 +68,20 @@ describe('the rows writer', () => {
     const rows = Array.from({ length: 0x10000 }, (_, c) => [c, `a${String.fromCharCode(c)}b`, 1, null, null, null]);
     rows.push([0, 'pair \u{1F600} \ud83d\ude00 end', 1, null, null, null]);
     expect(w.write(rows, Infinity)).toBe(before(rows, OUT));
+  });
+
+  it('writes a non-null String between literal quotes with the same bytes (escapes, surrogates), and no text for a null or a number', () => {
+    const strict = nn(list(nn(obj({
+      id: nn(leaf(GraphQLInt)), name: nn(leaf(GraphQLString)), big: leaf(BigIntType), owner: obj({ ok: leaf(GraphQLBoolean) }), items: list(nn(ITEM)),
+    }))));
+    const w = rowsWriter(asm, strict)!;
+    // The quotes are literal text of the generated writer, the string goes in as it is.
+    expect(writerSource(asm, strict)).toContain('\\"name\\":\\""');
+    const rows = Array.from({ length: 0x10000 }, (_, c) => [c, `a${String.fromCharCode(c)}b`, 1, null, null, null]);
+    rows.push([0, 'pair \u{1F600} \ud83d\ude00 end', 1, null, null, null], [1, '', 1, null, null, null]);
+    expect(w.write(rows, Infinity)).toBe(before(rows, strict));
+    expect(w.write([[1, null, 1, null, null, null]], Infinity)).toBeUndefined();
+    expect(w.write([[1, 5, 1, null, null, null]], Infinity)).toBeUndefined();
   });
 
   it('writes no text where a value is not its own completion (completed from the objects instead)', () => {

@@ -32,6 +32,11 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** A string's JSON: most need no escape, and a native test plus quotes is half of JSON.stringify's cost. */
 const quoted = (v: string): string => (ESCAPED.test(v) ? JSON.stringify(v) : `"${v}"`);
 const STRING: Leaf = (v) => (typeof v === 'string' ? quoted(v) : v === null ? 'null' : bail());
+/**
+ * The inside of a non-null string's quotes (the generated code writes the quotes with the text
+ * around them): the string itself where it needs no escape, so no quoted copy is made per value.
+ */
+const STRING_INSIDE: Leaf = (v) => (typeof v !== 'string' ? bail() : ESCAPED.test(v) ? JSON.stringify(v).slice(1, -1) : v);
 const BOOLEAN: Leaf = (v) => (v === true ? 'true' : v === false ? 'false' : v === null ? 'null' : bail());
 const INT: Leaf = (v) => (typeof v === 'number' && Number.isInteger(v) && v >= GRAPHQL_MIN_INT && v <= GRAPHQL_MAX_INT ? `${v}` : v === null ? 'null' : bail());
 const FLOAT: Leaf = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${v}` : v === null ? 'null' : bail());
@@ -176,6 +181,17 @@ class Generator {
     return `W[${this.leaves.push(l) - 1}]`;
   }
 
+  /** Writes the value `expr` answering `out`; a non-null String or ID is written between literal quotes. */
+  private leafValue(code: Code, out: Out, expr: string): void {
+    if (out.kind === 'non_null' && out.of.kind === 'leaf' && (out.of.type === GraphQLString || out.of.type === GraphQLID)) {
+      code.text('"');
+      code.value(`W[${this.leaves.push(STRING_INSIDE) - 1}](${expr})`);
+      code.text('"');
+      return;
+    }
+    code.value(`${this.leaf(out)}(${expr})`);
+  }
+
   private helper(body: (name: string) => string): string {
     const at = this.helpers.push('') - 1;
     const name = `h${at}`;
@@ -208,7 +224,7 @@ class Generator {
       if (sub.typename !== undefined && v.kind !== 'const') throw new NoWriter();
       switch (v.kind) {
         case 'column':
-          code.value(`${this.leaf(sub.out)}(${r}[${v.index}])`);
+          this.leafValue(code, sub.out, `${r}[${v.index}]`);
           break;
         case 'const':
           code.text(this.constant(sub, v.value));
@@ -248,7 +264,7 @@ class Generator {
       body.text(`${i ? ',' : '{'}${JSON.stringify(f.key)}:`);
       if (f.value.kind === 'const') body.text(this.constant(sub, f.value.value));
       else if (sub.typename !== undefined) throw new NoWriter();
-      else body.value(`${this.leaf(sub.out)}(a${f.value.index}[i])`);
+      else this.leafValue(body, sub.out, `a${f.value.index}[i]`);
     });
     body.text('}');
     const first = `a${columns[0]}`;
@@ -270,7 +286,7 @@ class Generator {
         if (f.kind !== 'value') throw new NoWriter();
         code.raw(`if (${v} !== ${JSON.stringify(sub.typename)}) bail();`);
         code.text(JSON.stringify(sub.typename));
-      } else if (f.kind === 'value') code.value(`${this.leaf(sub.out)}(${v})`);
+      } else if (f.kind === 'value') this.leafValue(code, sub.out, v);
       else code.value(`${f.kind === 'object' ? this.objectHelper(f.of, sub.out) : this.listHelper(f.of, sub.out)}(${v})`);
     });
     code.text(o.fields.length ? '}' : '{}');
