@@ -2,7 +2,8 @@
 // Number() of their text, bit for bit; anything else as the element reader says. test/pg/rows.test.ts
 // checks the same against PostgreSQL's own array text and the JSON path.
 import { describe, expect, it } from 'vitest';
-import { arrayReader } from '../../src/sql/pg/row-values.js';
+import { parseDbJson } from '../../src/shared/json.js';
+import { ROW_VALUE_TYPES, arrayReader } from '../../src/sql/pg/row-values.js';
 
 const NUMERIC = 1231;
 const INT4 = 1007;
@@ -55,5 +56,16 @@ describe('typed array reader', () => {
     expect(arrayReader(INT4)!('{{1,2},{3,4}}')).toBeUndefined();
     expect(arrayReader(INT4)!('[0:1]={1,2}')).toBeUndefined();
     expect(arrayReader(3905)).toBeUndefined(); // int4range[]
+  });
+
+  it('reads json and jsonb values as parseDbJson does, a string without escapes between its quotes', () => {
+    const texts = ['"1995-03-31"', '""', '"a b"', '"\u2028 é 中文 \u{1F600}"', '"a\\"b"', '"a\\\\b"', '"a\\u0000"', '" x "', ' "a" ', '"a" ', '"12345678901234567890"',
+      '12345678901234567890', '1.5', 'null', 'true', '[1,"a"]', '{"a": "b"}', '["a", "b"]'];
+    for (const oid of [114, 3802]) {
+      const read = ROW_VALUE_TYPES.getTypeParser(oid);
+      for (const t of texts) expect(read(t), t).toEqual(parseDbJson(t));
+    }
+    // json[] elements are read the same way.
+    expect(arrayReader(199)!('{"\\"2024-01-02\\"",NULL,"[1, \\"x\\"]"}')).toEqual(['2024-01-02', null, [1, 'x']]);
   });
 });

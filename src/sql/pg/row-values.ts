@@ -29,6 +29,17 @@ function jsonLocalTimestamp(text: string): string {
   return `${text.slice(0, 10)}T${text.slice(11)}`;
 }
 
+/**
+ * A json or jsonb value as parseDbJson reads it; a JSON string without escapes (a date sent as
+ * JSON, as Q1's order date is) is its text between the quotes, with no parse. PostgreSQL only holds
+ * valid JSON, in which a quote or control character inside a string is always escaped.
+ */
+function jsonValue(text: string): unknown {
+  const last = text.length - 1;
+  if (last > 0 && text.charCodeAt(0) === 34 && text.charCodeAt(last) === 34 && !text.includes('\\')) return text.slice(1, last);
+  return parseDbJson(text);
+}
+
 const identity = (v: string): string => v;
 const bool = (v: string): boolean => v === 't';
 
@@ -41,8 +52,8 @@ const PARSERS: ReadonlyMap<number, (v: string) => unknown> = new Map<number, (v:
   [700, jsonNumber], // float4
   [701, jsonNumber], // float8
   [1700, jsonNumber], // numeric
-  [114, parseDbJson], // json
-  [3802, parseDbJson], // jsonb
+  [114, jsonValue], // json
+  [3802, jsonValue], // jsonb
   [1082, identity], // date: ISO text (PostgreSQL's default DateStyle) is JSON's form
   [1114, jsonLocalTimestamp],
   [1184, jsonTimestamp],
@@ -62,8 +73,8 @@ const ELEMENTS: ReadonlyMap<number, (v: string) => unknown> = new Map<number, (v
   [1021, jsonNumber], // float4[]
   [1022, jsonNumber], // float8[]
   [1231, jsonNumber], // numeric[]
-  [199, parseDbJson], // json[]
-  [3807, parseDbJson], // jsonb[]
+  [199, jsonValue], // json[]
+  [3807, jsonValue], // jsonb[]
   [1009, identity], // text[]
   [1015, identity], // varchar[]
   [1014, identity], // bpchar[]
