@@ -15,28 +15,32 @@ interface Open {
 }
 
 export class RequestTransactions {
-  /** In the order of first use: the commit order. */
-  private readonly open = new Map<string, Open>();
+  /**
+   * In the order of first use: the commit order. Made on first use, as `committed`: every request
+   * context has transactions, few open one (issue 30: two maps per read request).
+   */
+  private open: Map<string, Open> | undefined;
   /** The response path of the first write field that failed: nothing of the request will be committed. */
   failed: string | undefined;
   /** What to do once every source committed (by key: once per request); dropped on rollback. */
-  private readonly committed = new Map<string, () => Promise<void> | void>();
+  private committed: Map<string, () => Promise<void> | void> | undefined;
 
   /**
    * Runs `fn` after the request's commits succeed (a schema rebuild after its descriptions changed).
    * A key given again runs once, at its latest place: after everything registered before it.
    */
   afterCommit(key: string, fn: () => Promise<void> | void): void {
-    this.committed.delete(key);
-    this.committed.set(key, fn);
+    const committed = (this.committed ??= new Map());
+    committed.delete(key);
+    committed.set(key, fn);
   }
 
   get active(): boolean {
-    return this.open.size > 0;
+    return this.open !== undefined && this.open.size > 0;
   }
 
   connection(runtime: DataSourceRuntime): Promise<SourceConnection> {
-    const existing = this.open.get(runtime.name);
+    const existing = this.open?.get(runtime.name);
     if (existing) return existing.conn;
     let setConn!: (c: SourceConnection) => void;
     let failConn!: (e: unknown) => void;
@@ -52,7 +56,7 @@ export class RequestTransactions {
         if (!(e instanceof Rollback)) throw e;
       });
     (entry as { done: Promise<void> }).done = done;
-    this.open.set(runtime.name, entry);
+    (this.open ??= new Map()).set(runtime.name, entry);
     return conn;
   }
 
@@ -61,10 +65,10 @@ export class RequestTransactions {
    * fails, the sources after it are rolled back and the error names those already committed.
    */
   async end(commit: boolean): Promise<void> {
-    const all = [...this.open.values()];
-    const after = [...this.committed.values()];
-    this.open.clear();
-    this.committed.clear();
+    const all = [...(this.open?.values() ?? [])];
+    const after = [...(this.committed?.values() ?? [])];
+    this.open?.clear();
+    this.committed?.clear();
     await Promise.all(all.map((o) => o.conn.catch(() => undefined)));
     if (!commit) {
       for (const o of all) o.finish(false);

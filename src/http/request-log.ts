@@ -88,7 +88,8 @@ export function registerRequestLog(fastify: FastifyInstance, log: Logger, linesP
     req.svcScope = scope;
     // The connection closed before the answer was written: what the request still runs is wasted.
     // Its scope leaves the AsyncLocalStorage then too (onResponse may not come for such a request).
-    reply.raw.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` wraps the listener per request.
+    reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) scope.cancellation.abort();
       leaveRequest(scope);
     });
