@@ -92,13 +92,22 @@ describe('limits', () => {
   });
 
   it('other programs keep running while a runaway one occupies a worker', async () => {
-    let stopped = false;
-    const runaway = failure('def f: f; f').finally(() => (stopped = true));
-    const quick = await Promise.all([run('1 + 1'), run('"a" * 3'), run('[range(100)] | length')]);
-    expect(quick.map((r) => r.value())).toEqual([2, 'aaa', 100]);
-    // They were answered while the runaway program still held its worker.
-    expect(stopped).toBe(false);
-    expect((await runaway).code).toBe('JQ_TIMEOUT');
+    // Its own engine: the quick programs need the second worker started, which took longer than the
+    // shared engine's 1.5 s at load 19 (they now wait for it outside JQ_TIMEOUT, and finished after
+    // the runaway was stopped); 6 s of the runaway's worker time leaves the start room.
+    const two = new JqEngine({ timeoutMs: 6000, memoryMb: 128, threads: 2, maxPasses: 16 });
+    const quickly = (program: string) => two.run({ program, input: 'null', context: ctx });
+    try {
+      let stopped = false;
+      const runaway = failure('def f: f; f', 'null', two).finally(() => (stopped = true));
+      const quick = await Promise.all([quickly('1 + 1'), quickly('"a" * 3'), quickly('[range(100)] | length')]);
+      expect(quick.map((r) => r.value())).toEqual([2, 'aaa', 100]);
+      // They were answered while the runaway program still held its worker.
+      expect(stopped).toBe(false);
+      expect((await runaway).code).toBe('JQ_TIMEOUT');
+    } finally {
+      await two.close();
+    }
   });
 
   it('reads JQ_TIMEOUT, JQ_MAX_MEMORY and JQ_WORKERS', () => {

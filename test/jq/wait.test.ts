@@ -13,8 +13,9 @@ let tight: TestApp;
 
 beforeAll(async () => {
   [roomy, tight] = await Promise.all([
-    // One worker; a wait long enough for any fresh worker's start.
-    startApp({ SECRET_KEY: 'k', JQ_WORKERS: '1', JQ_TIMEOUT: '1s', JQ_WAIT_TIMEOUT: '60s' }),
+    // One worker; a wait long enough for any fresh worker's start; 3 s of worker time is plenty for a
+    // one-line program on a loaded machine.
+    startApp({ SECRET_KEY: 'k', JQ_WORKERS: '1', JQ_TIMEOUT: '3s', JQ_WAIT_TIMEOUT: '60s' }),
     // One worker held by a runaway program for 8 s; the next program may wait 2 s.
     startApp({ SECRET_KEY: 'k', JQ_WORKERS: '1', JQ_TIMEOUT: '8s', JQ_WAIT_TIMEOUT: '2s' }),
   ]);
@@ -31,11 +32,11 @@ describe('the wait for a jq worker', () => {
   it('is not part of JQ_TIMEOUT: a program queued behind a runaway one runs once a fresh worker takes it', async () => {
     const runaway = jqQuery(roomy, RUNAWAY);
     // Sent while the runaway program holds the only worker: it waits for the runaway to reach its
-    // 1 s limit and for a fresh worker to start. Counted from its arrival, its own 1 s ran out there.
+    // 3 s limit and for a fresh worker to start. Counted from its arrival, its own 3 s ran out there.
     const next = jqQuery(roomy, '.data.shop_tags | length');
     const [a, b] = await Promise.all([runaway, next]);
     expect(a.status).toBe(500);
-    expect(a.body).toEqual({ error: 'the jq program was stopped after the time limit of 1 s (JQ_TIMEOUT)' });
+    expect(a.body).toEqual({ error: 'the jq program was stopped after the time limit of 3 s (JQ_TIMEOUT)' });
     expect(b.status, b.text).toBe(200);
     expect(b.body).toBe(3);
   });
