@@ -80,6 +80,17 @@ describe('a NaN or an infinity in a DOUBLE is VALUE_NOT_REPRESENTABLE at its fie
   }
 });
 
+describe('a NaN read inside a mutation request (its transaction) is VALUE_NOT_REPRESENTABLE too', () => {
+  it('insert_fz_part { item { f8_x } }', async () => {
+    const r = await app.gql('mutation { insert_fz_part(data: {id: 99, item_id: 1, qty: 1}) { id item { id f8_x } } }', undefined, ADMIN);
+    await app.gql('mutation { delete_fz_part(filter: {id: {eq: 99}}) { affected_rows } }', undefined, ADMIN);
+    // (A mutation with an error anywhere is rolled back whole: data is null.) Before: an internal error.
+    expect(r.body.errors, r.text).toEqual([expect.objectContaining({
+      message: 'the value at insert_fz_part.item.f8_x is NaN, which the GraphQL type Float cannot represent', path: ['insert_fz_part', 'item', 'f8_x'], extensions: { code: 'VALUE_NOT_REPRESENTABLE' },
+    })]);
+  });
+});
+
 describe(`DuckDB differential fuzz (seed ${SEED}, ${RUNS} queries as admin)`, () => {
   for (const [caller, headers, seed] of [['admin', ADMIN, SEED], ['a role with a row filter and a denied field', { ...ADMIN, 'x-svc-role': 'fz_reader' }, SEED + 1]] as const) {
     it(`answers every random query the same on the fast path and the general path, as ${caller}`, async () => {

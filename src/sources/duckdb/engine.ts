@@ -12,6 +12,7 @@ import type { Row, SourceConnection } from '../types.js';
 import type { KeyWindows } from '../../sql/compiler.js';
 import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { registerGeometryFunctions } from './geo/functions.js';
+import { finiteJson } from './finite-json.js';
 import { windowRows } from './windows.js';
 import type { ResultReader } from './read.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
@@ -27,6 +28,19 @@ const openEngines = new Set<DuckDbEngine>();
  */
 function interruptOnExit(): void {
   for (const engine of openEngines) engine.interruptRunning();
+}
+
+/**
+ * Rows of a statement, with DuckDB's bare NaN / Infinity in its JSON columns quoted (finite-json.ts):
+ * a read inside a mutation's transaction comes this way, not through queryText.
+ */
+function finiteRows(reader: Awaited<ReturnType<DuckDBConnection['runAndReadAll']>>): Row[] {
+  const rows = reader.getRowObjectsJS() as Row[];
+  const types = reader.columnTypes();
+  const json = reader.columnNames().filter((_, i) => types[i]?.alias === 'JSON');
+  if (!json.length) return rows;
+  for (const row of rows) for (const k of json) if (typeof row[k] === 'string') row[k] = finiteJson(row[k] as string);
+  return rows;
 }
 
 export class DuckDbEngine {
@@ -317,7 +331,7 @@ export class DuckDbEngine {
   /** `c` as a SourceConnection of `source`, each statement bounded by QUERY_TIMEOUT. */
   connection(c: DuckDBConnection, source: string): SourceConnection {
     return {
-      all: (stmt) => this.bounded(c, source, async () => (await c.runAndReadAll(stmt.sql, params(stmt.params))).getRowObjectsJS() as Row[]),
+      all: (stmt) => this.bounded(c, source, async () => finiteRows(await c.runAndReadAll(stmt.sql, params(stmt.params)))),
       write: (stmt) =>
         this.bounded(c, source, async () => {
           const r = await c.run(stmt.sql, params(stmt.params));
