@@ -145,7 +145,8 @@ const RN = '"__svc_rn"';
 
 /** Whether an aggregation's outputs read its rows (an aggregate at this level, not only nested ones). */
 function readsRows(fields: readonly AggOut[]): boolean {
-  return fields.some((f) => f.kind === 'object' ? !!f.nullUnless || readsRows(f.fields) : f.kind !== 'nested');
+  // A constant (`__typename`) reads no row either: read, it made one row per aggregated row.
+  return fields.some((f) => f.kind === 'object' ? !!f.nullUnless || readsRows(f.fields) : f.kind === 'value' ? f.expr.kind !== 'param' : f.kind !== 'nested');
 }
 
 export abstract class SqlCompiler {
