@@ -89,6 +89,11 @@ export class JqEngine {
     this.pool = new JqPool({ threads: options.threads, memoryMb: options.memoryMb, waitMs: options.waitMs ?? DEFAULT_WAIT_MS });
   }
 
+  /** Programs running on a worker now (not those waiting for one). */
+  get running(): number {
+    return this.pool.running;
+  }
+
   /** Runs a program; counted and timed (svc_jq_runs_total, svc_jq_duration_seconds). */
   async run(req: JqRunRequest): Promise<JqResult> {
     const started = performance.now();

@@ -71,6 +71,13 @@ export class JqPool {
     return (this.piscina ??= new Piscina(this.settings));
   }
 
+  /** Programs a worker has taken and not finished (tests wait for a worker to be busy). */
+  get running(): number {
+    return this.taken;
+  }
+
+  private taken = 0;
+
   /** Whether a worker was ever started (test/jq/lazy-pool.test.ts). */
   get started(): boolean {
     return this.piscina !== undefined;
@@ -90,6 +97,7 @@ export class JqPool {
     const { port1, port2 } = new MessageChannel();
     let timer = setTimeout(() => abort.abort(), Math.max(1, this.options.waitMs));
     port1.once('message', () => {
+      this.taken++;
       waitedMs = performance.now() - submitted;
       clearTimeout(timer);
       timer = setTimeout(() => abort.abort(), Math.max(1, timeoutMs));
@@ -109,6 +117,7 @@ export class JqPool {
       if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw this.memoryError();
       throw new JqError('JQ_INTERNAL', `jq worker failed: ${(e as Error).message}`);
     } finally {
+      if (waitedMs !== undefined) this.taken--;
       clearTimeout(timer);
       port1.close();
     }
