@@ -68,8 +68,18 @@ export class JqPool {
    * ~20 MB of the idle server's memory (issue 30), and most servers never run a jq program.
    */
   private workers(): Piscina {
-    return (this.piscina ??= new Piscina(this.settings));
+    if (!this.piscina) {
+      this.piscina = new Piscina(this.settings);
+      // A worker piscina was starting in place of a stopped one when the pool closed fails to load
+      // its file, removed by close(): that is the end of the pool, not a fault to raise.
+      this.piscina.on('error', (e: unknown) => {
+        if (!this.closed) throw e;
+      });
+    }
+    return this.piscina;
   }
+
+  private closed = false;
 
   /** Programs a worker has taken and not finished (tests wait for a worker to be busy). */
   get running(): number {
@@ -124,6 +134,7 @@ export class JqPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.piscina?.destroy();
     rmSync(this.dir, { recursive: true, force: true });
   }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JqEngine } from '../../src/jq/engine.js';
 import { startApp, type TestApp } from '../support/app.js';
 
-const TAGS = '{ shop_tags(order_by: [{field: "id"}]) { id name } }';
+// A query every schema answers (the example catalog's sources may still be loading when the app starts).
+const QUERY = '{ __typename }';
 const RUNAWAY = 'def f: f; f';
 
 let roomy: TestApp;
@@ -33,7 +34,7 @@ async function workerBusy(t: TestApp): Promise<void> {
 }
 
 const jqQuery = (t: TestApp, jq: string) =>
-  t.request({ method: 'POST', url: '/jq-query', payload: JSON.stringify({ jq, query: { query: TAGS } }), headers: { 'content-type': 'application/json' } });
+  t.request({ method: 'POST', url: '/jq-query', payload: JSON.stringify({ jq, query: { query: QUERY } }), headers: { 'content-type': 'application/json' } });
 
 describe('the wait for a jq worker', () => {
   it('is not part of JQ_TIMEOUT: a program queued behind a runaway one runs once a fresh worker takes it', async () => {
@@ -41,19 +42,19 @@ describe('the wait for a jq worker', () => {
     await workerBusy(roomy);
     // Sent while the runaway program holds the only worker: it waits for the runaway to reach its
     // 3 s limit and for a fresh worker to start. Counted from its arrival, its own 3 s ran out there.
-    const next = jqQuery(roomy, '.data.shop_tags | length');
+    const next = jqQuery(roomy, '.data.__typename');
     const [a, b] = await Promise.all([runaway, next]);
     expect(roomy.app.get(JqEngine).running).toBe(0);
     expect(a.status).toBe(500);
     expect(a.body).toEqual({ error: 'the jq program was stopped after the time limit of 3 s (JQ_TIMEOUT)' });
     expect(b.status, b.text).toBe(200);
-    expect(b.body).toBe(3);
+    expect(b.body).toBe('Query');
   });
 
   it('is bounded by JQ_WAIT_TIMEOUT: past it the program is refused, 503 JQ_BUSY, retryable', async () => {
     const runaway = jqQuery(tight, RUNAWAY);
     await workerBusy(tight);
-    const next = await jqQuery(tight, '.data.shop_tags | length');
+    const next = await jqQuery(tight, '.data.__typename');
     expect(next.status).toBe(503);
     expect(next.body).toEqual({ error: 'no jq worker was free to take the program within 2 s (JQ_WAIT_TIMEOUT); try again' });
     const a = await runaway;
