@@ -31,11 +31,12 @@ export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<rea
  * stream, and the connection is closed without the end of the JSON, so no client reads it as whole.
  * Crossing MAX_RESPONSE_ROWS / MAX_RESPONSE_BYTES is the exception (issue 31): the list ends there,
  * the document is completed, and an `errors` entry RESPONSE_TOO_LARGE at the list's path says that
- * the list is incomplete. A streamed answer has no errors of its own (the fast path answered every
- * field), so the entry is the document's last member.
+ * the list is incomplete. A value a row's field cannot carry (a NaN under Float, streamed-rows.ts) is
+ * null with its error, as read whole. The fast path answered every other field, so these errors are
+ * all the document has: they are written after `data`, its last member.
  */
 export async function* streamedBody(text: string, lists: readonly StreamedList[]): AsyncGenerator<string> {
-  const cut: { message: string; path: readonly (string | number)[]; extensions: { code: ErrorCode } }[] = [];
+  const cut: object[] = [];
   let at = 0;
   for (;;) {
     const start = text.indexOf('\u0000', at);
@@ -45,18 +46,25 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
     if (!list) throw new Error('unknown streamed list in the answer');
     yield `${text.slice(at, start)}[`;
     let first = true;
+    let tooLarge: object | undefined;
     try {
+      const completion = list.completion;
       for await (const batch of list.rows()) {
-        // Rows from the database as text are the answer's; values (PostgreSQL's parsed rows) are written as the list would be.
-        for (const piece of pieces(batch)) {
+        // Rows from the database as text are the answer's where the list read whole writes the same
+        // bytes (streamed-rows.ts re-writes the others); values (PostgreSQL's parsed rows) are written as the list would be.
+        for (const piece of pieces(completion ? completion.batch(batch) : batch)) {
           yield first ? piece : `,${piece}`;
           first = false;
         }
+        if (completion?.ended) break;
       }
     } catch (e) {
       if (!(e instanceof PublicError && e.code === ErrorCode.ResponseTooLarge) || text.startsWith('{"errors"')) throw e;
-      cut.push({ message: e.message, path: list.path, extensions: { code: e.code } });
+      tooLarge = { message: e.message, path: list.path, extensions: { code: e.code } };
     }
+    // The rows' value errors, in the order graphql-js meets them, then the cut that ended the list.
+    if (list.completion) cut.push(...list.completion.errors);
+    if (tooLarge) cut.push(tooLarge);
     yield ']';
     at = end + 1;
   }

@@ -107,12 +107,25 @@ export class RawJson {
   }
 }
 
+/** A streamed list's rows re-written where needed, with the errors met (src/pipeline/streamed-rows.ts). */
+export interface RowCompletion {
+  batch(rows: readonly unknown[]): readonly unknown[];
+  readonly errors: readonly object[];
+  readonly ended: boolean;
+}
+
 /**
  * A root list whose rows are read only while the response is written (/query, STREAM_LIST_ROWS):
  * in the answer text it stands as a marker, a NUL-delimited id that no JSON text can contain
  * (JSON escapes U+0000 inside strings), which the response writer replaces by the rows.
  */
 export class StreamedList extends RawJson {
+  /**
+   * How its rows are written as the list read whole would write them (src/pipeline/streamed-rows.ts),
+   * set by the fast path that answers the list; without it the rows are written as they come.
+   */
+  completion?: RowCompletion;
+
   constructor(
     readonly id: number,
     /** The rows, a batch at a time: JSON text (as the database wrote it) or values to stringify. */

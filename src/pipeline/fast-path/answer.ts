@@ -11,6 +11,7 @@ import { accessOf, scopeOf } from '../../permissions/access.js';
 import { RawJson, StreamedList, stringifyJson } from '../../shared/json.js';
 import { RowsAnswer } from '../../sql/rows/answer.js';
 import { fastPathAnswers } from '../metrics.js';
+import { StreamedRows, itemOf } from '../streamed-rows.js';
 import { completesToItself, complete } from './complete.js';
 import { ShapeCache } from './shape-cache.js';
 import type { OperationShape, RootShape } from './shape.js';
@@ -56,7 +57,12 @@ function fragmentsOf(document: DocumentNode): GraphQLResolveInfo['fragments'] {
 /** The completed answer of one root field, or undefined when graphql-js must complete it. */
 function completed(root: RootShape, value: unknown): unknown {
   // Rows written as the database gave them, as a spliced list is (src/pipeline/streamed.ts).
-  if (value instanceof StreamedList) return value;
+  if (value instanceof StreamedList) {
+    // Its rows are written as the list read whole writes them: the same bytes, the same errors.
+    const item = itemOf(root.out);
+    if (item) value.completion = new StreamedRows(item, value.path, root.nodes);
+    return value;
+  }
   if (value instanceof RowsAnswer) {
     // The answer written once from the rows, completion checked and budget counted on the way
     // (write.ts); where that cannot be proven, the objects are completed below as before.

@@ -26,6 +26,9 @@ export interface Sub {
   /** Set for `__typename`: the value graphql-js answers. */
   readonly typename?: string;
   readonly out: Out;
+  /** The field's nodes and the object type it is on (a streamed row's errors name them, src/pipeline/streamed-rows.ts). */
+  readonly nodes?: readonly FieldNode[];
+  readonly parent?: string;
 }
 
 /** A root field of the operation and how its answer completes. */
@@ -64,7 +67,7 @@ function subOf(w: Walk, type: GraphQLObjectType, key: string, nodes: readonly Fi
   // Resolvers of their own (extensions), and fields the role may not read (their "forbidden" error
   // is the general path's to write, SPEC §1), keep the general path.
   if (!def || !isPlain(def as GraphQLField<unknown, unknown>) || w.access.fieldDenied(type.name, name, getNamedType(def.type).name)) throw new NotFast();
-  return { key, name, out: outOf(w, def.type, nodes) };
+  return { key, name, out: outOf(w, def.type, nodes), nodes, parent: type.name };
 }
 
 /** The operation's shape for these variables and this role, or undefined when it is not fast. */

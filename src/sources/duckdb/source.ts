@@ -179,7 +179,7 @@ export class DuckDbSource implements DataSourceRuntime {
       if (rows.length > left) rows = rows.slice(0, left);
       if (!rows.length) continue;
       left -= rows.length;
-      // (A streamed row is written as it is: a non-finite double there is the string "NaN", valid JSON.)
+      // A streamed row's "NaN" (and DuckDB's spelling) is completed by the response writer (src/pipeline/streamed-rows.ts).
       yield text ? (rows as string[]).map(finiteJson) : rows.map((v) => (v === null || v === undefined ? null : parseDbJson(finiteJson(String(v)))));
       if (left === 0) return;
     }
