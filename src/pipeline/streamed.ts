@@ -36,7 +36,7 @@ export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<rea
  * all the document has: they are written after `data`, its last member.
  */
 export async function* streamedBody(text: string, lists: readonly StreamedList[]): AsyncGenerator<string> {
-  const cut: object[] = [];
+  const errors: string[] = [];
   let at = 0;
   for (;;) {
     const start = text.indexOf('\u0000', at);
@@ -46,7 +46,7 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
     if (!list) throw new Error('unknown streamed list in the answer');
     yield `${text.slice(at, start)}[`;
     let first = true;
-    let tooLarge: object | undefined;
+    let tooLarge: string | undefined;
     try {
       const completion = list.completion;
       for await (const batch of list.rows()) {
@@ -60,17 +60,24 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
       }
     } catch (e) {
       if (!(e instanceof PublicError && e.code === ErrorCode.ResponseTooLarge) || text.startsWith('{"errors"')) throw e;
-      tooLarge = { message: e.message, path: list.path, extensions: { code: e.code } };
+      tooLarge = JSON.stringify({ message: e.message, path: list.path, extensions: { code: e.code } });
     }
     // The rows' value errors, in the order graphql-js meets them, then the cut that ended the list.
-    if (list.completion) cut.push(...list.completion.errors);
-    if (tooLarge) cut.push(tooLarge);
+    if (list.completion) for (const e of list.completion.errors) errors.push(e);
+    if (tooLarge) errors.push(tooLarge);
     yield ']';
     at = end + 1;
   }
   const tail = text.slice(at);
-  // The answer ends with its closing brace: the errors go in before it.
-  yield cut.length ? `${tail.slice(0, tail.lastIndexOf('}'))},"errors":${JSON.stringify(cut)}}` : tail;
+  if (!errors.length) return yield tail;
+  // The answer ends with its closing brace: the errors go in before it, in pieces as the rows are.
+  yield `${tail.slice(0, tail.lastIndexOf('}'))},"errors":[`;
+  let first = true;
+  for (const piece of pieces(errors)) {
+    yield first ? piece : `,${piece}`;
+    first = false;
+  }
+  yield ']}';
 }
 
 /**

@@ -110,7 +110,8 @@ export class RawJson {
 /** A streamed list's rows re-written where needed, with the errors met (src/pipeline/streamed-rows.ts). */
 export interface RowCompletion {
   batch(rows: readonly unknown[]): readonly unknown[];
-  readonly errors: readonly object[];
+  /** Each error's JSON text. */
+  readonly errors: readonly string[];
   readonly ended: boolean;
 }
 
