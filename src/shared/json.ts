@@ -3,8 +3,12 @@
 
 const MARK = '\u0000bigint:';
 
-/** Quotes integer literals that a double cannot hold exactly, marking them for the reviver. */
-function markUnsafeIntegers(text: string): string {
+/**
+ * Rewrites JSON text token by token outside its strings: `at` is asked at each character outside a
+ * string and answers undefined (not a token of its own), or where the token it read ends and, to
+ * replace it, its new text. Text with nothing replaced is returned as it was, without a copy.
+ */
+export function rewriteOutsideStrings(text: string, at: (text: string, i: number, ch: number) => { end: number; with?: string } | undefined): string {
   let out = '';
   let last = 0;
   let inString = false;
@@ -15,28 +19,41 @@ function markUnsafeIntegers(text: string): string {
       else if (ch === 34) inString = false;
       continue;
     }
-    if (ch === 34) { inString = true; continue; }
-    if (ch === 45 || (ch >= 48 && ch <= 57)) {
-      // Read the whole number (integer part, fraction, exponent); only plain integers are marked.
-      const digits = (from: number): number => {
-        let k = from;
-        while (k < text.length && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
-        return k;
-      };
-      const intEnd = digits(i + 1);
-      let j = intEnd;
-      if (text[j] === '.') j = digits(j + 1);
-      if (text[j] === 'e' || text[j] === 'E') j = digits(j + (text[j + 1] === '+' || text[j + 1] === '-' ? 2 : 1));
-      const token = text.slice(i, intEnd);
-      if (j === intEnd && token.replace('-', '').length >= 16 && !Number.isSafeInteger(Number(token))) {
-        // Written as a JSON escape; JSON.parse turns it into MARK.
-        out += `${text.slice(last, i)}"\\u0000bigint:${token}"`;
-        last = j;
-      }
-      i = j - 1;
+    if (ch === 34) {
+      inString = true;
+      continue;
     }
+    const token = at(text, i, ch);
+    if (!token) continue;
+    if (token.with !== undefined) {
+      out += text.slice(last, i) + token.with;
+      last = token.end;
+    }
+    i = token.end - 1;
   }
   return last === 0 ? text : out + text.slice(last);
+}
+
+function digitsFrom(text: string, from: number): number {
+  let k = from;
+  while (k < text.length && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
+  return k;
+}
+
+/** Quotes integer literals that a double cannot hold exactly, marking them for the reviver. */
+function markUnsafeIntegers(text: string): string {
+  return rewriteOutsideStrings(text, (t, i, ch) => {
+    if (ch !== 45 && (ch < 48 || ch > 57)) return undefined;
+    // Read the whole number (integer part, fraction, exponent); only plain integers are marked.
+    const intEnd = digitsFrom(t, i + 1);
+    let j = intEnd;
+    if (t[j] === '.') j = digitsFrom(t, j + 1);
+    if (t[j] === 'e' || t[j] === 'E') j = digitsFrom(t, j + (t[j + 1] === '+' || t[j + 1] === '-' ? 2 : 1));
+    const token = t.slice(i, intEnd);
+    // Written as a JSON escape; JSON.parse turns it into MARK.
+    if (j === intEnd && token.replace('-', '').length >= 16 && !Number.isSafeInteger(Number(token))) return { end: j, with: `"\\u0000bigint:${token}"` };
+    return { end: j };
+  });
 }
 
 const BIG = /\d{16,}/;
