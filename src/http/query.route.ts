@@ -26,6 +26,8 @@ import { requestParts } from '../pipeline/limits/cost-limit.js';
 import { type OperationAnswer, OperationRunner } from '../pipeline/run-operation.js';
 import { clientJqRefusal } from '../pipeline/safelist.js';
 import { streamedBody } from '../pipeline/streamed.js';
+import type { FormatError } from '../shared/json.js';
+import { formatOwnError } from '../pipeline/graphql-server.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { sendFailure } from './errors.js';
@@ -65,7 +67,12 @@ export class QueryRoute implements OnModuleInit {
     @Inject(CONFIG) private readonly config: Config,
     @Inject(LOGGER) private readonly log: Logger,
     @Inject(JqEngine) private readonly jq: JqEngine,
-  ) {}
+  ) {
+    this.format = formatOwnError(log);
+  }
+
+  /** The one error formatter of /query, for the errors a streamed list meets while it is written. */
+  private readonly format: FormatError;
 
   onModuleInit(): void {
     if (this.throughNest) return;
@@ -146,7 +153,13 @@ export class QueryRoute implements OnModuleInit {
     void reply.status(answer.status);
     for (const [k, v] of answer.headers) void reply.header(k, v);
     // Large root lists are read while they are written (src/pipeline/streamed.ts).
-    if (context.streamed.length && answer.text.includes('\u0000')) return void reply.send(Readable.from(streamedBody(answer.text, context.streamed), { objectMode: false, highWaterMark: 1 << 16 }));
+    if (context.streamed.length && answer.text.includes('\u0000')) {
+      // Written after the operation ran, outside the request's storage on the prepared path: its errors
+      // are formatted inside it (their log lines and ids name the request).
+      const scope = context.scope;
+      const format: FormatError = (e) => (scope && currentRequest() !== scope ? runInRequest(scope, () => this.format(e)) : this.format(e));
+      return void reply.send(Readable.from(streamedBody(answer.text, context.streamed, format), { objectMode: false, highWaterMark: 1 << 16 }));
+    }
     void reply.send(answer.text);
   }
 }

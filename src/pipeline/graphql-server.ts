@@ -26,6 +26,7 @@ import { valueNotRepresentable } from './value-errors.js';
 import { statsExtensions } from './stages/stats-tree.js';
 import { planningWork } from './metrics.js';
 import { validationPlugin, validationRules } from './validation.js';
+import { coded } from './in-process.js';
 import { costPlugin, type RequestLimits } from './limits/cost-limit.js';
 import { exactIntegersPlugin } from './exact-json.js';
 import { apolloStudio } from './apollo-studio.js';
@@ -162,6 +163,19 @@ export function formatError(log: Logger) {
     const tokens = /^Syntax Error: Document contains more tha[nt] (\d+) tokens/.exec(formatted.message);
     if (tokens) return { ...formatted, message: `the query document has more than ${tokens[1]} tokens (MAX_TOKENS)`, extensions };
     return { ...formatted, extensions };
+  };
+}
+
+/**
+ * formatError for an error svc met itself, with no Apollo in between (in-process operations, a
+ * streamed list's rows): an error without a code gets Apollo's INTERNAL_SERVER_ERROR first, so it is
+ * masked, logged and given the request's id as on /query.
+ */
+export function formatOwnError(log: Logger): (e: GraphQLError) => GraphQLFormattedError {
+  const format = formatError(log);
+  return (e) => {
+    const c = coded(e, ErrorCode.Internal);
+    return format(c.toJSON(), c);
   };
 }
 

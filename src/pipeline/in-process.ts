@@ -41,7 +41,7 @@ export class InProcessClient {
     /** The limits of /query (src/pipeline/limits/cost-limit.ts), applied to limited callers. */
     private readonly limits: RequestLimits,
     /**
-     * /query's error formatter (graphql-server.ts `formatError`): what a jq program's querySvc reads is
+     * /query's error formatter (graphql-server.ts `formatOwnError`): what a jq program's querySvc reads is
      * masked as a client's answer is, whichever way the program came in (`_jq`, /jq-query, jq() fields).
      */
     private readonly format: (e: GraphQLError) => GraphQLFormattedError,
@@ -69,8 +69,8 @@ export class InProcessClient {
    * role, limits); the objects read join `reads` (the tags of a cached /jq-query answer).
    */
   querySvc(caller: RequestContext, options: { reads?: Set<string> } = {}): QueryRunner {
-    // Errors without a code get Apollo's (INTERNAL_SERVER_ERROR) first, so the formatter masks them as on /query.
-    return async (query, variables) => responseBody(await this.run(this.contexts.derive(caller), { query, variables }, options.reads), (e) => this.format(coded(e, 'INTERNAL_SERVER_ERROR')));
+    // The formatter gives errors without a code Apollo's (INTERNAL_SERVER_ERROR) first (formatOwnError), so it masks them as on /query.
+    return async (query, variables) => responseBody(await this.run(this.contexts.derive(caller), { query, variables }, options.reads), this.format);
   }
 
   private async contextOf(caller: Caller): Promise<RequestContext> {
@@ -118,7 +118,7 @@ export class InProcessClient {
  * `error` with `code` when it has none: the codes Apollo gives on /query (a parse or validation
  * failure, else INTERNAL_SERVER_ERROR), which the one error formatter reads to mask internal errors.
  */
-function coded(error: GraphQLError, code: string): GraphQLError {
+export function coded(error: GraphQLError, code: string): GraphQLError {
   if (error.extensions.code) return error;
   return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: { ...error.extensions, code } });
 }

@@ -14,7 +14,7 @@ import { PermissionService } from '../permissions/service.js';
 import { RequestContextFactory } from './context.factory.js';
 import { FieldStageDiscovery, FieldStages } from './field-stage.js';
 import { InProcessClient } from './in-process.js';
-import { formatError } from './graphql-server.js';
+import { formatOwnError } from './graphql-server.js';
 import { LOGGER, type Logger } from '../shared/logger.js';
 import { requestGuard, type RequestLimits } from './limits/cost-limit.js';
 import { SchemaService } from './schema.service.js';
@@ -36,8 +36,7 @@ import { LIMITS } from './tokens.js';
     {
       provide: InProcessClient,
       useFactory: (schemas: SchemaService, writes: WriteEvents, contexts: RequestContextFactory, limits: RequestLimits, log: Logger) => {
-        const format = formatError(log);
-        return new InProcessClient(schemas, writes, contexts, limits, (e) => format(e.toJSON(), e), log);
+        return new InProcessClient(schemas, writes, contexts, limits, formatOwnError(log), log);
       },
       inject: [SchemaService, WriteEvents, RequestContextFactory, LIMITS, LOGGER],
     },

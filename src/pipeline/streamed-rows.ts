@@ -8,11 +8,9 @@
 // the others are the answer as they are (the same bytes). A row that does not complete to itself is
 // completed by graphql-js's rules, its errors kept for the end of the document (streamed.ts).
 import { type FieldNode, GraphQLError, locatedError } from 'graphql';
-import { ErrorCode } from '../shared/errors.js';
-import { parseDbJson, stringifyJson } from '../shared/json.js';
+import { type FormatError, parseDbJson, stringifyJson } from '../shared/json.js';
 import { complete, completesToItself } from './fast-path/complete.js';
 import type { Out } from './fast-path/shape.js';
-import { valueNotRepresentable } from './value-errors.js';
 
 /**
  * Whether DuckDB's text of a row may be spelled otherwise by JSON.stringify: an escape (`\u001F`,
@@ -84,6 +82,8 @@ export class StreamedRows {
   /** Set when a null reached a non-null item: the list ends before that row (see `batch`). */
   ended = false;
   private index = 0;
+  /** The request's error formatter, given with each batch (the response writer holds it). */
+  private format: FormatError | undefined;
   /** Every row is parsed (a JSON, enum, geometry... field): its text is not checked. */
   private readonly always: boolean;
   /** The rows hold numbers (a Float field, or an Int or BigInt one declared by hand over a DOUBLE): their spelling is checked. */
@@ -99,7 +99,8 @@ export class StreamedRows {
    * that would be null (a NaN in a `Float!`) made the whole list null, read whole; its first rows are
    * sent by then, so the list ends before that row, with the row's error (docs/http.md).
    */
-  batch(rows: readonly unknown[]): readonly unknown[] {
+  batch(rows: readonly unknown[], format: FormatError): readonly unknown[] {
+    this.format = format;
     let out: unknown[] | undefined;
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
@@ -127,7 +128,7 @@ export class StreamedRows {
     return done === NULLED ? NULLED : stringifyJson(done);
   }
 
-  /** graphql-js's completeValue, with each error kept as Apollo formats it (graphql-server.ts formatError). */
+  /** graphql-js's completeValue, with each error kept as /query formats it (`format`). */
   private complete(out: Out, v: unknown, path: (string | number)[], nodes: readonly FieldNode[], field: string | undefined): unknown {
     switch (out.kind) {
       case 'non_null': {
@@ -181,11 +182,13 @@ export class StreamedRows {
     }
   }
 
-  /** Keeps the error of the value at `path` and answers null there. */
+  /**
+   * Keeps the error of the value at `path`, formatted as every /query error is (a refused value is
+   * VALUE_NOT_REPRESENTABLE; anything else is masked, logged and given the request's id), and answers null there.
+   */
   private fail(error: unknown, nodes: readonly FieldNode[], path: readonly (string | number)[]): null {
-    const located = locatedError(error instanceof GraphQLError || error instanceof Error ? error : new Error(String(error)), nodes, path).toJSON();
-    const formatted = { ...located, extensions: { ...located.extensions, code: ErrorCode.Internal } };
-    this.errors.push(JSON.stringify(valueNotRepresentable(formatted) ?? { ...formatted, message: 'internal server error' }));
+    const located = locatedError(error instanceof GraphQLError || error instanceof Error ? error : new Error(String(error)), nodes, path);
+    this.errors.push(JSON.stringify(this.format!(located)));
     return null;
   }
 }

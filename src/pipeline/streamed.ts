@@ -6,7 +6,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../executor/request-context.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
-import { StreamedList, stringifyJson } from '../shared/json.js';
+import { type FormatError, StreamedList, stringifyJson } from '../shared/json.js';
 
 /**
  * Whether a root list field is streamed rather than read whole: only where nothing else needs its
@@ -35,7 +35,7 @@ export function streamedList(ctx: RequestContext, rows: () => AsyncGenerator<rea
  * null with its error, as read whole. The fast path answered every other field, so these errors are
  * all the document has: they are written after `data`, its last member.
  */
-export async function* streamedBody(text: string, lists: readonly StreamedList[]): AsyncGenerator<string> {
+export async function* streamedBody(text: string, lists: readonly StreamedList[], format: FormatError): AsyncGenerator<string> {
   const errors: string[] = [];
   let at = 0;
   for (;;) {
@@ -52,7 +52,7 @@ export async function* streamedBody(text: string, lists: readonly StreamedList[]
       for await (const batch of list.rows()) {
         // Rows from the database as text are the answer's where the list read whole writes the same
         // bytes (streamed-rows.ts re-writes the others); values (PostgreSQL's parsed rows) are written as the list would be.
-        for (const piece of pieces(completion ? completion.batch(batch) : batch)) {
+        for (const piece of pieces(completion ? completion.batch(batch, format) : batch)) {
           yield first ? piece : `,${piece}`;
           first = false;
         }

@@ -1,5 +1,6 @@
 // JSON from the database, read without losing integers beyond 2^53 (SPEC §3.4: BigInt values are
 // exact). Such integers become BigInt values and are written back as bare digits.
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 
 const MARK = '\u0000bigint:';
 
@@ -125,8 +126,12 @@ export class RawJson {
 }
 
 /** A streamed list's rows re-written where needed, with the errors met (src/pipeline/streamed-rows.ts). */
+/** The one error formatter of /query (src/pipeline/graphql-server.ts formatOwnError), bound to a request. */
+export type FormatError = (error: GraphQLError) => GraphQLFormattedError;
+
 export interface RowCompletion {
-  batch(rows: readonly unknown[]): readonly unknown[];
+  /** The rows as the answer writes them; `format` is the request's error formatter (src/pipeline/streamed-rows.ts). */
+  batch(rows: readonly unknown[], format: FormatError): readonly unknown[];
   /** Each error's JSON text. */
   readonly errors: readonly string[];
   readonly ended: boolean;
