@@ -33,7 +33,22 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'svc-test-'));
 }
 
-export async function startApp(env: Record<string, string> = {}, imports: import('@nestjs/common').ModuleMetadata['imports'] = []): Promise<TestApp> {
+/** The app being started: the next waits for it (see startApp). */
+let starting: Promise<unknown> = Promise.resolve();
+
+/**
+ * A test app in its own working directory. Apps start one at a time: the directory is the process's
+ * (process.chdir), and the example catalog's DuckDB file is a relative path opened while the app
+ * starts, so two apps started side by side both opened the second one's file, and one of them read
+ * it half-seeded (test/jq/wait.test.ts once read no shop_tags).
+ */
+export function startApp(env: Record<string, string> = {}, imports: import('@nestjs/common').ModuleMetadata['imports'] = []): Promise<TestApp> {
+  const started = starting.then(() => start(env, imports));
+  starting = started.catch(() => undefined);
+  return started;
+}
+
+async function start(env: Record<string, string>, imports: import('@nestjs/common').ModuleMetadata['imports']): Promise<TestApp> {
   const dir = env.SVC_TEST_DIR ?? tempDir();
   process.chdir(dir);
   // Tests register catalogs from the fixtures and from temporary directories (CATALOG_ALLOWED_PATHS).
