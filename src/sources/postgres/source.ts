@@ -15,6 +15,7 @@ import { ROW_VALUE_TYPES, arrayReader } from '../../sql/pg/row-values.js';
 import { RowsAnswer } from '../../sql/rows/answer.js';
 import { statementCancelled } from '../timeout.js';
 import { clientError } from './errors.js';
+import { type ReadRows, type TypeParsers, readPrepared } from './prepared-read.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
@@ -29,7 +30,7 @@ function compilerOf(rows: boolean): PostgresCompiler {
 }
 /** The compiler of the default settings (the kind's descriptor names it). */
 export const compiler = compilerOf(true);
-const RAW_TEXT = { getTypeParser: () => (v: string) => v } as never;
+const RAW_TEXT: TypeParsers = { getTypeParser: () => (v: string) => v };
 /** Rows per FETCH of an /ipc stream: a few MB at most in memory, few round trips. */
 const STREAM_BATCH = 2000;
 /** json and jsonb read without rounding integers beyond 2^53 (SPEC §3.4); other types as pg parses them. */
@@ -82,10 +83,10 @@ const jsonOnly = new Set<string>();
  * The 1:N levels' arrays of a rows statement read in place by their element type; false where one
  * is of a type not read this way (an enum's, a domain's: src/sql/pg/row-values.ts).
  */
-function readArrays(r: pg.QueryResult, columns: readonly number[]): boolean {
-  const readers = columns.map((i) => arrayReader(r.fields[i]!.dataTypeID));
+function readArrays(rows: unknown[][], oids: readonly number[], columns: readonly number[]): boolean {
+  const readers = columns.map((i) => arrayReader(oids[i]!));
   if (readers.some((x) => !x)) return false;
-  for (const row of r.rows as unknown[][]) {
+  for (const row of rows) {
     for (let k = 0; k < columns.length; k++) {
       const i = columns[k]!;
       const text = row[i];
@@ -99,25 +100,14 @@ function readArrays(r: pg.QueryResult, columns: readonly number[]): boolean {
 }
 
 /**
- * The query config of a named statement: its constant part (name, text, row mode, type parsers) kept
- * once per statement as the prototype, only the values its own. pg copies every own property of the
- * config it is given (cloneQueryConfig: getOwnPropertyDescriptors and defineProperties, per
- * statement) and reads the rest through the prototype it keeps (issue 30: the copy was 3% of a Q0
- * request's CPU). An unnamed statement (a connection holding MAX_NAMED already) gets a plain config.
+ * The rows of a statement with their column types: a named statement through readPrepared (its
+ * result described once per connection), an unnamed one (in a transaction, or on a connection
+ * holding MAX_NAMED already) through pg's own query.
  */
-const configs = new Map<string, object>();
-
-function queryConfig(name: string | undefined, text: string, params: readonly unknown[], types: unknown): pg.QueryConfig {
-  if (name === undefined) return { text, values: params as unknown[], rowMode: 'array', types: types as never } as pg.QueryConfig;
-  const key = types === RAW_TEXT ? `${name}|text` : name;
-  let constant = configs.get(key);
-  if (!constant) {
-    if (configs.size >= MAX_NAMED * 4) configs.clear();
-    configs.set(key, (constant = { name, text, rowMode: 'array', types }));
-  }
-  const config = Object.create(constant) as { values: unknown[] };
-  config.values = params as unknown[];
-  return config as unknown as pg.QueryConfig;
+async function rowsOf(c: pg.ClientBase, name: string | undefined, text: string, params: readonly unknown[], types: TypeParsers): Promise<ReadRows> {
+  if (name !== undefined) return readPrepared(c, name, text, params, types);
+  const r = await c.query({ text, values: params as unknown[], rowMode: 'array', types: types as never });
+  return { rows: r.rows as unknown[][], oids: r.fields.map((f) => f.dataTypeID) };
 }
 
 /** A rows statement's answer (src/sql/rows/answer.ts: the rows, assembled or written later), or the JSON document of any other read. */
@@ -125,18 +115,18 @@ async function answerOf(c: pg.ClientBase, stmt: CompiledSql, name: (sql: string)
   if (stmt.rows) {
     const json = stmt.json !== undefined && jsonOnly.has(stmt.sql) ? stmt.json : undefined;
     const text = json ? json.sql : stmt.sql;
-    const r = await c.query(queryConfig(name(text), text, stmt.params, ROW_VALUE_TYPES));
-    if (json) return new RowsAnswer(r.rows as unknown[][], json.rows);
-    if (stmt.arrays && !readArrays(r, stmt.arrays)) {
+    const r = await rowsOf(c, name(text), text, stmt.params, ROW_VALUE_TYPES);
+    if (json) return new RowsAnswer(r.rows, json.rows);
+    if (stmt.arrays && !readArrays(r.rows, r.oids, stmt.arrays)) {
       if (stmt.json === undefined) throw new PublicError(ErrorCode.Internal, 'a rows statement returned arrays it cannot read');
       // Bounded: plans are cached per operation, so these texts repeat.
       if (jsonOnly.size >= MAX_NAMED * 4) jsonOnly.clear();
       jsonOnly.add(stmt.sql);
       return answerOf(c, stmt, name);
     }
-    return new RowsAnswer(r.rows as unknown[][], stmt.rows);
+    return new RowsAnswer(r.rows, stmt.rows);
   }
-  const r = await c.query(queryConfig(name(stmt.sql), stmt.sql, stmt.params, RAW_TEXT));
+  const r = await rowsOf(c, name(stmt.sql), stmt.sql, stmt.params, RAW_TEXT);
   const v = r.rows[0]?.[0] as string | null | undefined;
   return v === null || v === undefined ? null : parseDbJson(v);
 }
@@ -424,7 +414,7 @@ export class PostgresSource implements DataSourceRuntime {
       open = true;
       await c.query({ text: `DECLARE svc_rows NO SCROLL CURSOR FOR ${stmt.sql}`, values: stmt.params as unknown[] }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs)));
       for (;;) {
-        const r = await this.cancellable(c, signal, () => c.query({ text: `FETCH ${STREAM_BATCH} FROM svc_rows`, rowMode: 'array', types: RAW_TEXT }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs))));
+        const r = await this.cancellable(c, signal, () => c.query({ text: `FETCH ${STREAM_BATCH} FROM svc_rows`, rowMode: 'array', types: RAW_TEXT as never }).catch((e: unknown) => Promise.reject(clientError(e, this.name, this.timeoutMs))));
         if (!r.rows.length) break;
         yield r.rows.map((x: unknown[]) => (x[0] === null || x[0] === undefined ? null : parseDbJson(String(x[0]))));
       }
