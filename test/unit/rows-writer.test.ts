@@ -28,7 +28,7 @@ const LAYOUT: RowsLayout = {
     { key: 'id', value: { kind: 'column', index: 0 } },
     { key: 'name', value: { kind: 'column', index: 1 } },
     { key: 'big', value: { kind: 'column', index: 2 } },
-    { key: 'owner', value: { kind: 'object', present: 3, fields: [{ key: 'ok', value: { kind: 'column', index: 4 } }] } },
+    { key: 'owner', value: { kind: 'object', present: 3, bit: 1, fields: [{ key: 'ok', value: { kind: 'column', index: 4 } }] } },
     { key: 'items', value: { kind: 'children', index: 5, rows: { fields: [{ kind: 'value', key: 'n' }, { kind: 'value', key: '__proto__' }] } } },
   ],
 };
@@ -111,6 +111,30 @@ describe('the rows writer', () => {
     }
     expect((asm([[1, 'x', 1, null, null, '[[9007199254740993, "big"]]']]) as { items: { n: unknown }[] }[])[0]!.items[0]!.n).toBe(9007199254740993n);
     expect(before([[1, 'x', 1, null, null, '[[1e300, "x"]]']], OUT)).toContain('"n":1e+300');
+  });
+
+  it('reads each to-one relation from its own bit of a shared presence column', () => {
+    // { id, a { x }, b { y { z } } }: three relations, bits 1, 2 and 4 of column 1.
+    const layout: RowsLayout = {
+      many: true,
+      fields: [
+        { key: 'id', value: { kind: 'column', index: 0 } },
+        { key: 'a', value: { kind: 'object', present: 1, bit: 1, fields: [{ key: 'x', value: { kind: 'column', index: 2 } }] } },
+        { key: 'b', value: { kind: 'object', present: 1, bit: 2, fields: [{ key: 'y', value: { kind: 'object', present: 1, bit: 4, fields: [{ key: 'z', value: { kind: 'column', index: 3 } }] } }] } },
+      ],
+    };
+    const out = nn(list(nn(obj({ id: nn(leaf(GraphQLInt)), a: obj({ x: leaf(GraphQLInt) }), b: obj({ y: obj({ z: leaf(GraphQLInt) }) }) }))));
+    const rows = [[1, null, null, null], [2, 1, 5, null], [3, 2, null, null], [4, 6, null, 7], [5, 7, 8, null]];
+    const objects = [
+      { id: 1, a: null, b: null },
+      { id: 2, a: { x: 5 }, b: null },
+      { id: 3, a: null, b: { y: null } },
+      { id: 4, a: null, b: { y: { z: 7 } } },
+      { id: 5, a: { x: 8 }, b: { y: { z: null } } },
+    ];
+    const a = assembler(layout)!;
+    expect(a(rows)).toEqual(objects);
+    expect(rowsWriter(a, out)!.write(rows, Infinity)).toBe(JSON.stringify(objects));
   });
 
   it('has no writer for a shape its layout does not hold (another key order, an object read as a leaf)', () => {

@@ -234,7 +234,7 @@ class Generator {
           const inner = objectOut(of, v.fields.map((x) => x.key));
           const body = new Code();
           this.rowObject(body, v.fields, inner, r);
-          code.raw(`if (${r}[${v.present}] === null) ${nonNull ? 'bail();' : 's += "null";'} else { ${body.done()} }`);
+          code.raw(`if ((${r}[${v.present}] & ${v.bit}) === 0) ${nonNull ? 'bail();' : 's += "null";'} else { ${body.done()} }`);
           break;
         }
         case 'children':

@@ -56,7 +56,7 @@ class Generator {
       case 'const':
         return JSON.stringify(v.value);
       case 'object':
-        return `(${r}[${v.present}] === null ? null : ${this.rowObject(v.fields, r)})`;
+        return `((${r}[${v.present}] & ${v.bit}) === 0 ? null : ${this.rowObject(v.fields, r)})`;
       case 'children':
         return `${this.listHelper(v.rows)}(P(${r}[${v.index}]))`;
       case 'arrays':

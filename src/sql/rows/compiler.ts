@@ -18,6 +18,12 @@ import type { ArrayField, PositionalObject, RowField } from './layout.js';
 const MAX_POSITIONAL = 100;
 /** PostgreSQL's select list holds at most 1664 entries; a wider selection stays one JSON document. */
 const MAX_COLUMNS = 1600;
+/**
+ * To-one relations whose presence one int column holds, one bit each (a sum of distinct powers of
+ * two below 2^30 fits an int4). One column per relation cost pg a field to read per row (issue 30:
+ * Q1's three levels, 3 of its 15 columns).
+ */
+const PRESENCE_BITS = 30;
 
 /** Whether a level whose values become columns (the root, a to-one relation of it) fits the layout. */
 function columnsLevel(sel: SelectNode): boolean {
@@ -63,8 +69,16 @@ interface Column {
   readonly sql: string;
 }
 
+/** A to-one relation's presence marker (`<bit> AS m<k>` in its lateral), as the level sees it. */
+interface Marker {
+  readonly k: number;
+  readonly sql: string;
+}
+
 interface Level {
   readonly columns: Column[];
+  /** The markers of the level's to-one relations and all below them: summed into presence columns at the root. */
+  readonly markers: Marker[];
   /** The LEFT JOIN LATERAL of each to-one relation, after the level's FROM. */
   readonly joins: string[];
   readonly fields: RowField[];
@@ -74,6 +88,9 @@ interface Level {
 interface Numbering {
   column: number;
   lateral: number;
+  /** To-one relations so far, and the presence column of each run of PRESENCE_BITS of them. */
+  marker: number;
+  readonly presence: number[];
   /** Columns of 1:N levels written as typed arrays; undefined: every 1:N level is JSON text. */
   readonly arrays: number[] | undefined;
 }
@@ -101,7 +118,7 @@ export abstract class RowsCompiler extends SqlCompiler {
     const ctx = new SqlContext(timezone);
     if (q.kind !== 'list' && q.kind !== 'one') return undefined;
     const sel = q.select;
-    const count: Numbering = { column: 0, lateral: 0, arrays: arrays ? [] : undefined };
+    const count: Numbering = { column: 0, lateral: 0, marker: 0, presence: [], arrays: arrays ? [] : undefined };
     let level: Level | undefined;
     let sql: string;
     if (q.kind === 'list') {
@@ -113,26 +130,35 @@ export abstract class RowsCompiler extends SqlCompiler {
         level = this.columns(sel, ctx, count, fence);
         return '';
       });
-      sql = `SELECT ${this.selectList(level!.columns)} FROM ${parts.from}${level!.joins.join('')}${parts.where}${parts.order ? ` ORDER BY ${parts.order}` : ''}`;
+      sql = `SELECT ${this.selectList(level!, count)} FROM ${parts.from}${level!.joins.join('')}${parts.where}${parts.order ? ` ORDER BY ${parts.order}` : ''}`;
     } else {
       level = this.columns(sel, ctx, count);
-      sql = `SELECT ${this.selectList(level.columns)} FROM ${this.from(sel, ctx)}${level.joins.join('')}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
+      sql = `SELECT ${this.selectList(level, count)} FROM ${this.from(sel, ctx)}${level.joins.join('')}${this.whereClause(sel, ctx)}${sel.unique ? '' : ' LIMIT 1'}`;
     }
-    const rows = count.column <= MAX_COLUMNS ? assembler({ many: q.kind === 'list', fields: level!.fields }) : undefined;
+    const rows = count.column + count.marker <= MAX_COLUMNS ? assembler({ many: q.kind === 'list', fields: level!.fields }) : undefined;
     if (!rows) return undefined;
     return { sql, params: ctx.params, lineage: ctx.lineage(), rows, ...(count.arrays?.length ? { arrays: count.arrays } : {}) };
   }
 
-  /** The root's select list in column order (position n holds `c<n>`). */
-  private selectList(columns: readonly Column[]): string {
+  /**
+   * The root's select list in column order (position n holds `c<n>`), the markers summed into their
+   * presence columns: a marker is its bit or null (no related row, or none above it), so one
+   * column alone is its own sum.
+   */
+  private selectList(level: Level, count: Numbering): string {
+    const presence = count.presence.map((n, i) => {
+      const markers = level.markers.filter((m) => Math.floor(m.k / PRESENCE_BITS) === i);
+      return { n, sql: markers.length === 1 ? markers[0]!.sql : markers.map((m) => `COALESCE(${m.sql}, 0)`).join(' + ') };
+    });
+    const columns = [...level.columns, ...presence];
     // A select list cannot be empty everywhere; a level of denied fields still returns its rows.
     if (!columns.length) return 'NULL AS c';
-    return [...columns].sort((a, b) => a.n - b.n).map((c) => `${c.sql} AS c${c.n}`).join(', ');
+    return columns.sort((a, b) => a.n - b.n).map((c) => `${c.sql} AS c${c.n}`).join(', ');
   }
 
   /** The columns, lateral joins and answer fields of one level; to-one relations join in, recursively. */
   private columns(sel: SelectNode, ctx: SqlContext, count: Numbering, fence = false): Level {
-    const level: Level = { columns: [], joins: [], fields: [] };
+    const level: Level = { columns: [], markers: [], joins: [], fields: [] };
     for (const f of sel.fields) {
       switch (f.kind) {
         case 'scalar': {
@@ -145,17 +171,21 @@ export abstract class RowsCompiler extends SqlCompiler {
           level.fields.push({ key: f.key, value: { kind: 'const', value: f.value } });
           break;
         case 'object': {
-          // The marker column is null when no related row matched: the relation's value is null.
-          const present = count.column++;
+          // The marker is null when no related row matched: the relation's value is null.
+          const k = count.marker++;
+          if (k % PRESENCE_BITS === 0) count.presence.push(count.column++);
+          const present = count.presence[Math.floor(k / PRESENCE_BITS)]!;
+          const bit = 2 ** (k % PRESENCE_BITS);
           const inner = this.columns(f.select, ctx, count);
           const alias = `_r${count.lateral++}`;
-          const columns = [{ n: present, sql: '1' }, ...inner.columns];
-          const select = columns.map((c) => `${c.sql} AS c${c.n}`).join(', ');
+          const markers = [{ k, sql: String(bit) }, ...inner.markers];
+          const select = [...markers.map((m) => `${m.sql} AS m${m.k}`), ...inner.columns.map((c) => `${c.sql} AS c${c.n}`)].join(', ');
           level.joins.push(
             ` LEFT JOIN LATERAL (SELECT ${select} FROM ${this.from(f.select, ctx)}${inner.joins.join('')}${this.whereClause(f.select, ctx)}${f.select.unique ? '' : ' LIMIT 1'}${fence ? ' OFFSET 0' : ''}) AS ${alias} ON TRUE`,
           );
-          for (const c of columns) level.columns.push({ n: c.n, sql: `${alias}.c${c.n}` });
-          level.fields.push({ key: f.key, value: { kind: 'object', present, fields: inner.fields } });
+          for (const m of markers) level.markers.push({ k: m.k, sql: `${alias}.m${m.k}` });
+          for (const c of inner.columns) level.columns.push({ n: c.n, sql: `${alias}.c${c.n}` });
+          level.fields.push({ key: f.key, value: { kind: 'object', present, bit, fields: inner.fields } });
           break;
         }
         case 'array': {

@@ -7,8 +7,11 @@ export type RowValue =
   | { readonly kind: 'column'; readonly index: number }
   /** The same value in every row (`__typename`). */
   | { readonly kind: 'const'; readonly value: string | number | boolean | null }
-  /** A to-one relation joined into the row: null when its marker column is (no related row). */
-  | { readonly kind: 'object'; readonly present: number; readonly fields: readonly RowField[] }
+  /**
+   * A to-one relation joined into the row: null when its bit of the presence column `present` is
+   * clear (no related row). One int column holds the bits of up to 30 relations of the row.
+   */
+  | { readonly kind: 'object'; readonly present: number; readonly bit: number; readonly fields: readonly RowField[] }
   /** A 1:N relation: one column holding its rows as JSON text, arrays of values in field order. */
   | { readonly kind: 'children'; readonly index: number; readonly rows: PositionalObject }
   /**

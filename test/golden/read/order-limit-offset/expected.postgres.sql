@@ -2,7 +2,7 @@ SELECT "t0"."sku" AS c0, "t0"."price" AS c1 FROM (SELECT "t0".* FROM "public"."p
 
 SELECT "t0"."id" AS c0 FROM (SELECT "t0".* FROM "public"."products" AS "t0" ORDER BY "t0"."id" ASC LIMIT 2 OFFSET 1) AS "t0" ORDER BY "t0"."id" ASC;
 
-SELECT "t0"."id" AS c0, _r0.c1 AS c1, _r0.c2 AS c2 FROM (SELECT "t0".*, row_number() OVER (ORDER BY (SELECT "t1"."name" FROM "public"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id" LIMIT 1) ASC NULLS FIRST, "t0"."id" DESC) AS "__svc_rn" FROM "public"."orders" AS "t0" ORDER BY (SELECT "t1"."name" FROM "public"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id" LIMIT 1) ASC NULLS FIRST, "t0"."id" DESC LIMIT 2000) AS "t0" LEFT JOIN LATERAL (SELECT 1 AS c1, "t1"."name" AS c2 FROM "public"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id") AS _r0 ON TRUE ORDER BY "t0"."__svc_rn";
+SELECT "t0"."id" AS c0, _r0.m0 AS c1, _r0.c2 AS c2 FROM (SELECT "t0".*, row_number() OVER (ORDER BY (SELECT "t1"."name" FROM "public"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id" LIMIT 1) ASC NULLS FIRST, "t0"."id" DESC) AS "__svc_rn" FROM "public"."orders" AS "t0" ORDER BY (SELECT "t1"."name" FROM "public"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id" LIMIT 1) ASC NULLS FIRST, "t0"."id" DESC LIMIT 2000) AS "t0" LEFT JOIN LATERAL (SELECT 1 AS m0, "t1"."name" AS c2 FROM "public"."customers" AS "t1" WHERE "t1"."id" = "t0"."customer_id") AS _r0 ON TRUE ORDER BY "t0"."__svc_rn";
 
 SELECT "t0"."name" AS c0 FROM (SELECT "t0".* FROM "public"."customers" AS "t0" ORDER BY "t0"."name" DESC LIMIT 2000) AS "t0" ORDER BY "t0"."name" DESC;
 
