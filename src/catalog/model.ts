@@ -74,6 +74,13 @@ export interface ColumnField {
    * (src/sources/schema-check.ts), never by the catalog compiler.
    */
   readonly read?: ColumnRead;
+  /**
+   * A Float field over a 4-byte float column (ColumnKind `single`): shown as the shortest decimal that
+   * reads back as the stored value (`1.1`, as the databases print it), not the double it widens to
+   * (`1.100000023841858`); filters and orders compare the stored value. Set when the source loads
+   * (src/sources/schema-check.ts), never by the catalog compiler.
+   */
+  readonly single?: boolean;
 }
 
 /**

@@ -16,8 +16,10 @@ export function fieldExpr(ctx: PlanContext, obj: DataObject, alias: string, f: C
     if (f.sql !== undefined) for (const m of f.sql.matchAll(/\[([A-Za-z_][A-Za-z0-9_]*)\]/g)) if (m[1] !== f.name && obj.fields.some((x) => x.name === m[1])) ctx.access.useField(obj.name, m[1]!, use);
   }
   // A naive timestamp served as Timestamp is read as an instant (in UTC) wherever its value is
-  // shown, truncated or taken apart in the request's zone; filters compare it as it is.
-  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}), ...(f.read ? { read: f.read } : {}) };
+  // shown, truncated or taken apart in the request's zone; filters compare it as it is. So is a
+  // 4-byte float: shown (and aggregated) as its shortest decimal, compared as stored.
+  const single = f.single && (use === 'read' || use === 'aggregate') ? { single: f.list ? 'list' as const : 'value' as const } : {};
+  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}), ...(f.read ? { read: f.read } : {}), ...single };
   return sqlTemplate(obj, alias, f.sql);
 }
 

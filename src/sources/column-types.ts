@@ -14,6 +14,8 @@ export interface DbColumnKind {
   readonly list: boolean;
   /** The number of binary digits of a `bits` column (MySQL `BIT(n)`). */
   readonly width?: number;
+  /** A 4-byte float (PostgreSQL `real`, DuckDB and MySQL `FLOAT`). */
+  readonly single?: boolean;
 }
 
 // ---- dialect type names -> kinds ----------------------------------------------------------------
@@ -33,8 +35,9 @@ export function duckdbKind(dataType: string): DbColumnKind {
   // A fixed-size array of floats is an embedding (SPEC §3.4 Vector); other arrays are lists.
   if (/^(FLOAT|DOUBLE)\[\d+\]$/.test(t)) return { kind: 'vector', list: false };
   const list = /\[\d*\]$/.exec(t);
-  if (list) return { kind: duckdbKind(t.slice(0, list.index)).kind, list: true };
+  if (list) return { ...duckdbKind(t.slice(0, list.index)), list: true };
   if (/^(STRUCT|MAP|UNION)\b/.test(t)) return { kind: 'json', list: false };
+  if (t === 'FLOAT') return { kind: 'float', list: false, single: true };
   const dec = /^(?:DECIMAL|NUMERIC)(?:\(\s*\d+\s*(?:,\s*(\d+)\s*)?\))?$/.exec(t);
   if (dec) return { kind: dec[1] === undefined || dec[1] === '0' ? 'decimal_int' : 'decimal', list: false };
   return { kind: DUCKDB[t] ?? (t.startsWith('ENUM') ? 'string' : 'other'), list: false };
@@ -54,6 +57,7 @@ export function postgresKind(udtName: string, numericScale: number | null): DbCo
   const list = udtName.startsWith('_');
   const base = list ? udtName.slice(1) : udtName;
   if (base === 'numeric') return { kind: numericScale === 0 ? 'decimal_int' : 'decimal', list };
+  if (base === 'float4') return { kind: 'float', list, single: true };
   return { kind: PG[base] ?? 'other', list };
 }
 
@@ -77,6 +81,7 @@ export function mysqlKind(dataType: string, columnType: string): DbColumnKind {
     if (t === 'bigint') return { kind: 'int128', list: false };
   }
   if (t === 'decimal' || t === 'numeric') return { kind: /,\s*0\)/.test(columnType) || !/,/.test(columnType) ? 'decimal_int' : 'decimal', list: false };
+  if (t === 'float') return { kind: 'float', list: false, single: true };
   // BIT(n) is written into JSON as raw bytes: the dialect reads it as n binary digits (or a number).
   if (t === 'bit') return { kind: 'bits', list: false, width: Number(/\((\d+)\)/.exec(columnType)?.[1] ?? 1) };
   return { kind: MYSQL[t] ?? 'other', list: false };

@@ -19,6 +19,8 @@ export interface DatabaseCheck {
   readonly naive: ReadonlySet<string>;
   /** `object.field` of columns the dialect reads itself (see markColumns). */
   readonly reads: ReadonlyMap<string, ColumnRead>;
+  /** `object.field` of Float fields over 4-byte floats (ColumnField.single). */
+  readonly singles: ReadonlySet<string>;
 }
 
 interface DbColumn {
@@ -35,7 +37,7 @@ async function tableColumns(runtime: DataSourceRuntime, reader: ColumnReader, pa
   return new Map(rows.map((r) => [String(r.name), reader.columnOf(r)]));
 }
 
-type Out = { problems: string[]; warnings: string[]; naive: Set<string>; reads: Map<string, ColumnRead> };
+type Out = { problems: string[]; warnings: string[]; naive: Set<string>; reads: Map<string, ColumnRead>; singles: Set<string> };
 
 /** How a column of this kind, declared as the field is, is read; undefined for a column the database writes into JSON right. */
 function readOf(f: ColumnField, kind: DbColumnKind): ColumnRead | undefined {
@@ -57,6 +59,7 @@ function checkField(obj: DataObject, f: ColumnField, table: string, column: DbCo
   else if (verdict.warning) out.warnings.push(`${what} is ${verdict.warning}`);
   const read = readOf(f, column.kind);
   if (read) out.reads.set(`${obj.name}.${f.name}`, read);
+  if (f.type === 'Float' && column.kind.single) out.singles.add(`${obj.name}.${f.name}`);
 }
 
 /**
@@ -84,7 +87,7 @@ async function checkComputed(runtime: DataSourceRuntime, obj: DataObject, f: Col
  * says (`capabilities.columns`); a kind without a column reader (http, extension) is not checked.
  */
 export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog, reader: ColumnReader | undefined): Promise<DatabaseCheck> {
-  const out: Out = { problems: [], warnings: [], naive: new Set(), reads: new Map() };
+  const out: Out = { problems: [], warnings: [], naive: new Set(), reads: new Map(), singles: new Set() };
   if (!reader) return out;
   for (const obj of catalog.objects) {
     if (obj.sql !== undefined) continue; // @view(sql:) is a query of the catalog, not a database object
@@ -107,12 +110,14 @@ export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: 
  * The catalog with its Timestamp fields over naive timestamps marked (ColumnField.naive) and the
  * columns the dialect reads itself marked (ColumnField.read), or as it is.
  */
-export function markColumns(catalog: ResolvedCatalog, check: Pick<DatabaseCheck, 'naive' | 'reads'>): ResolvedCatalog {
-  if (!check.naive.size && !check.reads.size) return catalog;
+export function markColumns(catalog: ResolvedCatalog, check: Pick<DatabaseCheck, 'naive' | 'reads' | 'singles'>): ResolvedCatalog {
+  if (!check.naive.size && !check.reads.size && !check.singles.size) return catalog;
   const mark = (o: DataObject, f: ColumnField): ColumnField => {
     const key = `${o.name}.${f.name}`;
     const read = check.reads.get(key);
-    return check.naive.has(key) || read ? { ...f, ...(check.naive.has(key) ? { naive: true } : {}), ...(read ? { read } : {}) } : f;
+    const naive = check.naive.has(key);
+    const single = check.singles.has(key);
+    return naive || read || single ? { ...f, ...(naive ? { naive: true } : {}), ...(read ? { read } : {}), ...(single ? { single: true } : {}) } : f;
   };
   const objects = catalog.objects.map((o) => {
     const fields = o.fields.map((f) => mark(o, f));

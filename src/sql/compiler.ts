@@ -197,6 +197,14 @@ export abstract class SqlCompiler {
    * and PostgreSQL (docs/catalogs.md "Timestamps"). `timezone(zone, naive)` would instead read it
    * as a wall-clock time of the request's zone.
    */
+  /**
+   * A 4-byte float shown as the shortest decimal that reads back as it (ColumnExpr.single), as a
+   * double. PostgreSQL writes `real` that way already (its text, its JSON); other dialects override.
+   */
+  protected singleFloat(column: string, _list: boolean): string {
+    return column;
+  }
+
   protected instant(expr: string): string {
     return `CAST(${expr} AS TIMESTAMPTZ)`;
   }
@@ -528,7 +536,7 @@ export abstract class SqlCompiler {
     switch (e.kind) {
       case 'column': {
         const column = `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`;
-        return e.instant ? this.instant(column) : column;
+        return e.instant ? this.instant(column) : e.single ? this.singleFloat(column, e.single === 'list') : column;
       }
       case 'param':
         return this.param(e, ctx);

@@ -10,6 +10,8 @@ export interface ColumnExpr {
   readonly instant?: boolean;
   /** A stored type the dialect reads itself (ColumnField.read). */
   readonly read?: ColumnRead;
+  /** A 4-byte float (a list of them) whose value is shown: its shortest decimal (ColumnField.single). */
+  readonly single?: 'value' | 'list';
 }
 
 /** A value supplied by the client or the server: always a bound parameter. */

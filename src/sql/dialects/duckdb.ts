@@ -295,6 +295,11 @@ export class DuckDbCompiler extends SqlCompiler {
     return `CAST(${expr} AS JSON)`;
   }
 
+  /** DuckDB writes a FLOAT as text in its shortest form (`1.1`, `123456.7`); that text read as a DOUBLE. */
+  protected override singleFloat(column: string, list: boolean): string {
+    return list ? `CAST(CAST(${column} AS VARCHAR[]) AS DOUBLE[])` : `CAST(CAST(${column} AS VARCHAR) AS DOUBLE)`;
+  }
+
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {

@@ -224,6 +224,18 @@ export class MysqlCompiler extends SqlCompiler {
     return text;
   }
 
+  /**
+   * MariaDB prints a FLOAT with 6 significant digits (123456.7 as `123457`), which does not read back
+   * as the stored value: the value rounded to 6, 7, then 8 significant digits, the first that does
+   * (as a FLOAT, it equals the stored one); else the double itself. For every normal float the result
+   * is the shortest such decimal; below 1.2e-38 (subnormals) it has 6 digits where a shorter one exists.
+   */
+  protected override singleFloat(column: string, _list: boolean): string {
+    const rounded = (digits: number) => `ROUND(${column}, ${digits - 1} - FLOOR(LOG10(ABS(${column}))))`;
+    const fits = (digits: number) => `IF(CAST(${rounded(digits)} AS FLOAT) = ${column}, ${rounded(digits)}, NULL)`;
+    return `(CASE WHEN ${column} IS NULL OR ${column} = 0 THEN CAST(${column} AS DOUBLE) ELSE COALESCE(${fits(6)}, ${fits(7)}, ${fits(8)}, CAST(${column} AS DOUBLE)) END)`;
+  }
+
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, _ctx: SqlContext): string {
     if (list) return expr;
     switch (scalar) {
