@@ -1,5 +1,5 @@
 // DuckDB's threads (issue 30): a full read pool and DuckDB's shared workers together keep to the
-// CPU count, unless DUCKDB_THREADS says otherwise.
+// CPU count, unless DUCKDB_THREADS says otherwise; the allocator's background thread is on.
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { DuckDbEngine } from '../../src/sources/duckdb/engine.js';
@@ -25,5 +25,15 @@ describe('DuckDB threads', () => {
 
   it('DUCKDB_THREADS sets them', async () => {
     expect(await threads(4, { threads: 3 })).toBe(3);
+  });
+
+  it("run DuckDB's allocator with its background thread (issue 30: freed pages go back while the server idles)", async () => {
+    const e = await DuckDbEngine.create(':memory:', 1);
+    try {
+      const on = await e.withConnection(async (c) => (await c.runAndReadAll("SELECT current_setting('allocator_background_threads')")).getRows()[0]![0]);
+      expect(on).toBe(true);
+    } finally {
+      e.close();
+    }
   });
 });
