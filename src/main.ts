@@ -1,8 +1,4 @@
 // Entry point of the query service: `npm start`.
-import { holdYoungGeneration } from './shared/start-memory.js';
-
-// Before anything loads: start-up's peak RSS (src/shared/start-memory.ts).
-holdYoungGeneration();
 // graphql-js checks every instanceof with extra development-mode work unless NODE_ENV is
 // production (measured: ~4% of CPU on the bench's Q1). It reads the variable when it loads, so it
 // is set here, before the server's modules are imported.

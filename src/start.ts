@@ -9,7 +9,6 @@ import { loadExtensionModules } from './extensions/load.js';
 import { ReadinessProbe } from './system/readiness.js';
 import { tracingRequested } from './tracing/requested.js';
 import { slowStep, startStep } from './shared/start-steps.js';
-import { releaseStartMemory } from './shared/start-memory.js';
 
 const PROBES = new Set(['/health', '/ready', '/metrics']);
 
@@ -33,8 +32,6 @@ async function main(): Promise<void> {
   // A team's own Nest modules (EXTENSIONS), imported into the application (docs/extending.md).
   const extensions = await startStep(log, 'loading extension modules', () => loadExtensionModules(config.EXTENSIONS, process.cwd()));
   const app = await startStep(log, 'building the application (core database, data sources, schema)', () => createApp(config, log, extensions));
-  // Start-up's garbage and V8's grown young generation go back to the system before any request comes.
-  await startStep(log, 'releasing start-up memory', releaseStartMemory);
   await startStep(log, 'opening the listener', () => app.listen(port, host));
   let service: Server | undefined;
   if (config.SERVICE_BIND) {
