@@ -1,5 +1,6 @@
 // A server with no declared sources starts and serves the system modules (the first schema is built
-// at start, before any source loads: src/system/system.module.ts NodeBoot).
+// at start, before any source loads: src/system/system.module.ts NodeBoot), and the core database the
+// start wrote its schema into is not held in DuckDB's memory (issue 30).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,5 +19,14 @@ describe('a start with no data source', () => {
     const r = await t.gql('{ function { core { data_source_status(name: "none") } } }', undefined, { 'x-svc-secret': 'k' });
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.function.core.data_source_status).toContain('unknown data source');
+  });
+
+  it("keeps the core database's rows and indexes in its file, not in DuckDB memory (the start ends with a CHECKPOINT)", async () => {
+    // No data source: only the core database is in the engine (a seeded DuckDB source holds its own indexes).
+    const rows = await t!.runtime.engine.withConnection(async (c) =>
+      (await c.runAndReadAll("SELECT tag, memory_usage_bytes FROM duckdb_memory() WHERE tag IN ('ART_INDEX', 'IN_MEMORY_TABLE')")).getRowObjectsJS());
+    expect(rows).toHaveLength(2);
+    // Without the checkpoint: ART_INDEX ~23 MB, IN_MEMORY_TABLE ~6 MB.
+    for (const r of rows) expect(Number(r.memory_usage_bytes), String(r.tag)).toBeLessThan(1024 * 1024);
   });
 });
