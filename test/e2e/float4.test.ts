@@ -6,8 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.js';
 import { startSources, type Sources } from '../support/sources.js';
 
-const VALUES = '(1, 1.1), (2, 0.1), (3, -2.5), (4, 3.4e38), (5, NULL), (6, 123456.7), (7, 16777217), (8, 0.3)';
-const SHOWN = [1.1, 0.1, -2.5, 3.4e38, null, 123456.7, 16777216, 0.3];
+// 9 to 13: a FLOAT that needs 9 digits, large and small exponents (MariaDB's answer had 17 digits,
+// 1.6952539999999998e-21, for one in seven random FLOATs), subnormals (fewer digits than 6).
+const VALUES = '(1, 1.1), (2, 0.1), (3, -2.5), (4, 3.4e38), (5, NULL), (6, 123456.7), (7, 16777217), (8, 0.3), '
+  + '(9, 1.35130985e-2), (10, 1.695254e-21), (11, 3.557161e37), (12, 1e-40), (13, -1.4e-45)';
+const SHOWN = [1.1, 0.1, -2.5, 3.4e38, null, 123456.7, 16777216, 0.3, 0.0135130985, 1.695254e-21, 3.557161e37, 1e-40, -1e-45];
 const SCHEMA = (lists: boolean) => `type meters @table(name: "meters") {\n  id: Int! @pk\n  f: Float\n${lists ? '  fs: [Float]\n' : ''}}\n`;
 
 let my: TestMysqlDatabase;
@@ -49,7 +52,7 @@ describe('4-byte floats answer their shortest decimal', () => {
   for (const d of ['duck', 'pg', 'my']) {
     it(`${d}: lists (first and prepared), by key, a relation-free aggregation; filters compare the stored value`, async () => {
       for (const s of apps) {
-        const list = `{ ${d}_meters(order_by: [{field: "id"}], limit: 10) { id f } }`;
+        const list = `{ ${d}_meters(order_by: [{field: "id"}], limit: 20) { id f } }`;
         for (let i = 0; i < 2; i++) expect((await data(s, list))[`${d}_meters`].map((r: { f: number | null }) => r.f)).toEqual(SHOWN);
         expect((await s.app.gql(list)).text).toContain('{"id":1,"f":1.1}');
         expect((await data(s, `{ ${d}_meters_by_pk(id: 6) { f } }`))[`${d}_meters_by_pk`]).toEqual({ f: 123456.7 });
@@ -59,7 +62,7 @@ describe('4-byte floats answer their shortest decimal', () => {
         expect((await data(s, `{ ${d}_meters(filter: {f: {eq: 1.1}}) { id } }`))[`${d}_meters`]).toEqual([]);
         expect((await data(s, `{ ${d}_meters(filter: {f: {gt: 1, lt: 2}}) { id } }`))[`${d}_meters`]).toEqual([{ id: 1 }]);
         const ordered = (await data(s, `{ ${d}_meters(filter: {f: {is_null: false}}, order_by: [{field: "f", direction: DESC}]) { id f } }`))[`${d}_meters`];
-        expect(ordered.map((r: { id: number }) => r.id)).toEqual([4, 7, 6, 1, 8, 2, 3]);
+        expect(ordered.map((r: { id: number }) => r.id)).toEqual([4, 11, 7, 6, 1, 8, 2, 9, 10, 12, 13, 3]);
       }
     });
   }

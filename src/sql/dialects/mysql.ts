@@ -226,14 +226,20 @@ export class MysqlCompiler extends SqlCompiler {
 
   /**
    * MariaDB prints a FLOAT with 6 significant digits (123456.7 as `123457`), which does not read back
-   * as the stored value: the value rounded to 6, 7, then 8 significant digits, the first that does
-   * (as a FLOAT, it equals the stored one); else the double itself. For every normal float the result
-   * is the shortest such decimal; below 1.2e-38 (subnormals) it has 6 digits where a shorter one exists.
+   * as the stored value. So the value is written with p significant digits for p = 6, 7, 8, 9 (a
+   * FLOAT never needs more than 9), and the first that reads back as the stored FLOAT is the answer:
+   * the shortest such decimal, as PostgreSQL and DuckDB print it. A normal FLOAT with a shorter form
+   * (1.1) comes out of p = 6 as that form; below 1.2e-38 (subnormals, fewer bits) p starts at 1.
+   * The digits are made as text (`1.695254e-21`) and read as a DOUBLE, never as ROUND(x, 27 - ...):
+   * scaling by a power of ten in doubles gave 1.6952539999999998e-21. Where two shortest decimals
+   * are exactly as close (the stored value is halfway), the sources may choose differently.
    */
   protected override singleFloat(column: string, _list: boolean): string {
-    const rounded = (digits: number) => `ROUND(${column}, ${digits - 1} - FLOOR(LOG10(ABS(${column}))))`;
-    const fits = (digits: number) => `IF(CAST(${rounded(digits)} AS FLOAT) = ${column}, ${rounded(digits)}, NULL)`;
-    return `(CASE WHEN ${column} IS NULL OR ${column} = 0 THEN CAST(${column} AS DOUBLE) ELSE COALESCE(${fits(6)}, ${fits(7)}, ${fits(8)}, CAST(${column} AS DOUBLE)) END)`;
+    const exponent = `FLOOR(LOG10(ABS(${column})))`;
+    const digits = (p: number) => `CAST(CONCAT(ROUND(${column} / POW(10, ${exponent}), ${p - 1}), 'e', ${exponent}) AS DOUBLE)`;
+    const fits = (p: number) => `IF(CAST(${digits(p)} AS FLOAT) = ${column}, ${digits(p)}, NULL)`;
+    const first = (from: number) => `COALESCE(${Array.from({ length: 10 - from }, (_, i) => fits(from + i)).join(', ')}, CAST(${column} AS DOUBLE))`;
+    return `(CASE WHEN ${column} IS NULL OR ${column} = 0 THEN CAST(${column} AS DOUBLE) WHEN ABS(${column}) < 1.1754943508222875e-38 THEN ${first(1)} ELSE ${first(6)} END)`;
   }
 
   protected override renderScalar(expr: string, scalar: ScalarName, list: boolean, _ctx: SqlContext): string {
