@@ -50,6 +50,12 @@ export interface DataSourceRuntime {
    */
   functionBody?(name: string): string | undefined;
   /**
+   * The catalog's own SQL statements (`@view(sql:)`, `@function(sql:)`) rewritten to run where the
+   * source's statements run, by template; a template missing from the answer is used as written
+   * (a DuckDB source qualifies bare tables with its database, src/sources/duckdb/macros.ts).
+   */
+  qualifySql?(templates: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /**
    * The connections this source's statements share, for admission (src/executor/admission.ts):
    * DuckDB sources share the embedded engine's pool. Absent: no pool to protect (http, extension).
    */

@@ -13,6 +13,7 @@ import type { JqRunner } from '../sources/http/request.js';
 import type { IntrospectedCatalog } from '../sources/introspect-sdl.js';
 import type { KindContext } from '../sources/kind.js';
 import { findKind, SOURCE_KINDS, sourceKind } from '../sources/kinds.js';
+import { qualifyCatalogSql } from '../sources/catalog-sql.js';
 import { checkAgainstDatabase, markColumns } from '../sources/schema-check.js';
 import type { DataSourceRuntime } from '../sources/types.js';
 import type { SourceRegistry } from '../sources/registry.js';
@@ -191,7 +192,7 @@ export class Lifecycle {
           this.rebuild();
           throw new CatalogError(checked.problems);
         }
-        catalog = markColumns(catalog, checked);
+        catalog = await qualifyCatalogSql(runtime, markColumns(catalog, checked));
         const warnings = [...catalog.warnings, ...checked.warnings];
         this.registry.set(name, { runtime, catalog }, [`compiled ${catalog.objects.length} data objects`, ...warnings.map((w) => `warning: ${w}`)], warnings);
         try {

@@ -10,7 +10,7 @@ import { DuckDbCompiler } from '../../sql/dialects/duckdb.js';
 import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName } from '../types.js';
 import type { DuckDbEngine } from './engine.js';
 import { finiteJson } from './finite-json.js';
-import { macroBodies } from './macros.js';
+import { macroBodies, qualifiedTemplate } from './macros.js';
 import { firstColumn, type ResultReader, textBatches } from './read.js';
 import type { CancelSignal } from '../../shared/request-scope.js';
 
@@ -114,6 +114,24 @@ export class DuckDbSource implements DataSourceRuntime {
 
   functionBody(name: string): string | undefined {
     return this.macros.get(name);
+  }
+
+  async qualifySql(templates: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const out = new Map<string, string>();
+    if (!this.attached || !templates.length) return out;
+    await this.engine.withConnection(async (c) => {
+      const names = async (where: string): Promise<Set<string>> => new Set((await c.runAndReadAll(
+        `SELECT lower(table_name) AS n FROM information_schema.tables WHERE ${where}`, where.includes('$1') ? [this.name] : [],
+      )).getRows().map((r) => String(r[0])));
+      const own = await names('table_catalog = $1');
+      const keep = new Set([...(await names('table_catalog = current_database()'))].filter((n) => !own.has(n)));
+      for (const t of new Set(templates)) {
+        // A statement DuckDB cannot give back stays as written: never a reason to refuse the source.
+        const q = await qualifiedTemplate(c, this.name, t, keep).catch(() => undefined);
+        if (q) out.set(t, q);
+      }
+    });
+    return out;
   }
 
   functionName(name: string): readonly string[] {
