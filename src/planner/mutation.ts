@@ -88,7 +88,7 @@ export function planInsert(ctx: PlanContext, obj: DataObject, input: Record<stri
   }
   for (const f of obj.fields) {
     if (values.has(f.column) || f.sql !== undefined || !f.default) continue;
-    if (f.default.value !== undefined) values.set(f.column, param(f, f.default.value));
+    if (f.default.value !== undefined) values.set(f.column, defaultValue(f, f.default.value));
     else if (f.default.sequence) values.set(f.column, sequenceValue(f.default.sequence, ctx.tableName(obj)));
     else if (f.default.insertExp) values.set(f.column, defaultSql(obj, f.default.insertExp, data));
   }
@@ -114,6 +114,25 @@ function sequenceValue(name: string, table: readonly string[]): RawSqlExpr {
  * `@default(insert_exp:)` / `update_exp:`: catalog SQL where `[$field]` is the value the client sent
  * for that field, bound as a parameter (SPEC §3.3).
  */
+/**
+ * hugr's catalogs write `@default(value: "now()")` on time fields: PostgreSQL reads that text as the
+ * current time ('now' and 'today' are among its special date/time inputs), DuckDB and MySQL refuse it.
+ * On every dialect such a value is the statement's current time (today's date for 'today').
+ */
+const CURRENT: Partial<Record<string, { now: string; today: string }>> = {
+  Timestamp: { now: 'CURRENT_TIMESTAMP', today: 'CURRENT_DATE' },
+  DateTime: { now: 'CURRENT_TIMESTAMP', today: 'CURRENT_DATE' },
+  Date: { now: 'CURRENT_DATE', today: 'CURRENT_DATE' },
+  Time: { now: 'CURRENT_TIME', today: 'CURRENT_TIME' },
+};
+
+function defaultValue(f: ColumnField, value: unknown): ParamExpr | RawSqlExpr {
+  const word = typeof value === 'string' && !f.list ? /^\s*(now\(\)|now|current_timestamp|today|current_date)\s*$/i.exec(value)?.[1]?.toLowerCase() : undefined;
+  const current = word ? CURRENT[f.type] : undefined;
+  if (!current) return param(f, value);
+  return { kind: 'raw', parts: [word === 'today' || word === 'current_date' ? current.today : current.now] };
+}
+
 function defaultSql(obj: DataObject, template: string, data: Record<string, unknown>): RawSqlExpr {
   const parts: RawSqlExpr['parts'][number][] = [];
   let last = 0;
