@@ -41,6 +41,21 @@ describe('docs/5-graphql/1-queries/9-spatial.md', () => {
     ]);
   });
 
+  it('the reverse pairs match nothing, as in PostGIS: a store point containing a zone, a zone within a store point', async () => {
+    // turf has no rule for a point or line containing something of higher dimension: these answered
+    // "geometry filter "contains" is not supported for Point and Polygon on duckdb sources".
+    const d = await data(t, `{
+      zones(order_by: [{field: "id"}]) { id _spatial(field: "boundary", type: CONTAINS) { stores(field: "location") { id } } }
+      stores(order_by: [{field: "id"}]) { id _spatial(field: "location", type: WITHIN) { zones(field: "boundary") { id } } }
+      points: stores(filter: {location: {contains: {type: "Polygon", coordinates: [[[0, 0], [5, 0], [5, 5], [0, 5], [0, 0]]]}}}) { id }
+      lines: zones(filter: {boundary: {st_within: {type: "LineString", coordinates: [[0, 0], [9, 9]]}}}) { id }
+    }`);
+    expect(d.zones.map((z: any) => z._spatial.stores)).toEqual([null, null, null, null]);
+    expect(d.stores.map((s: any) => s._spatial.zones)).toEqual([null, null, null, null]);
+    expect(d.points).toEqual([]);
+    expect(d.lines).toEqual([]);
+  });
+
   it('filters (before the spatial match, through relations too), order_by and limit before, nested_* per parent', async () => {
     const d = await data(t, `{
       zones(filter: {id: {in: [1, 2]}}, order_by: [{field: "id"}]) {

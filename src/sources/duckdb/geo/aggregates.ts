@@ -5,7 +5,7 @@ import booleanIntersects from '@turf/boolean-intersects';
 import type { LineString, MultiPoint, Point, Position } from 'geojson';
 import { intersection as clipIntersection, union as clipUnion } from 'polyclip-ts';
 import { envelope } from './derived.js';
-import { clip, isEmpty, parts, polygonal, polygonalCoordinates } from './shapes.js';
+import { clip, dimension, isEmpty, parts, polygonal, polygonalCoordinates } from './shapes.js';
 import { type Geo, GeoError, type Geometry } from '../../../shared/geo/types.js';
 
 function commonSrid(fn: string, values: readonly Geo[]): number {
@@ -56,10 +56,6 @@ export function extent(values: readonly Geo[]): Geo | null {
   const srid = commonSrid('extent', values);
   return { geometry: envelope({ type: 'GeometryCollection', geometries: values.map((v) => v.geometry) }), srid };
 }
-
-/** By type, so an empty polygon still intersects to an empty polygon, as in PostGIS. */
-const dimension = (g: Geometry): number =>
-  g.type === 'GeometryCollection' ? Math.max(-1, ...g.geometries.map(dimension)) : g.type.endsWith('Polygon') ? 2 : g.type.endsWith('LineString') ? 1 : 0;
 
 const emptyOf = (dim: number): Geometry => (dim >= 2 ? { type: 'Polygon', coordinates: [] } : dim === 1 ? { type: 'LineString', coordinates: [] } : { type: 'Point', coordinates: [] });
 

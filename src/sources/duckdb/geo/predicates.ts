@@ -6,7 +6,7 @@ import booleanEqual from '@turf/boolean-equal';
 import booleanIntersects from '@turf/boolean-intersects';
 import { difference } from 'polyclip-ts';
 import { type Geo, GeoError, type Geometry } from '../../../shared/geo/types.js';
-import { clip, isEmpty, polygonalCoordinates } from './shapes.js';
+import { clip, dimension, isEmpty, polygonalCoordinates } from './shapes.js';
 
 /** Runs a turf predicate, turning its "geometry not supported" into a client-facing error. */
 function turf(name: string, a: Geometry, b: Geometry, fn: () => boolean): boolean {
@@ -32,6 +32,10 @@ export function intersects(a: Geo, b: Geo): boolean {
 export function contains(a: Geo, b: Geo): boolean {
   sameSrid('contains', a, b);
   if (isEmpty(a.geometry) || isEmpty(b.geometry)) return false;
+  // A point cannot contain a line or an area, nor a line an area (PostGIS: false). turf has no rule
+  // for these pairs and threw, so `_spatial(field: "location", type: WITHIN) { stores(field: "area") }`
+  // failed instead of matching nothing.
+  if (dimension(b.geometry) > dimension(a.geometry)) return false;
   const pa = polygonalCoordinates(a.geometry);
   const pb = polygonalCoordinates(b.geometry);
   if (pa && pb) return difference(clip(pb), clip(pa)).length === 0;

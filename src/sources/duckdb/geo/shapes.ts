@@ -36,6 +36,13 @@ export function parts(g: Geometry, into: Parts = { points: [], lines: [], polygo
   return into;
 }
 
+/**
+ * 0 for points, 1 for lines, 2 for polygons (a collection: its highest), by type, so an empty polygon
+ * still intersects to an empty polygon, as in PostGIS.
+ */
+export const dimension = (g: Geometry): number =>
+  g.type === 'GeometryCollection' ? Math.max(-1, ...g.geometries.map(dimension)) : g.type.endsWith('Polygon') ? 2 : g.type.endsWith('LineString') ? 1 : 0;
+
 export function isEmpty(g: Geometry): boolean {
   const p = parts(g);
   return !p.points.length && !p.lines.length && !p.polygons.length;
