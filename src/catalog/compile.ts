@@ -528,7 +528,8 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
           name: typeName(ctx, def.name.value),
           fields: (def.fields ?? []).map((f) => {
             const t = unwrap(f.type);
-            return { name: f.name.value, type: t.name, list: t.list, nonNull: t.nonNull };
+            const named = directives(f.directives).get('named')?.[0]?.name;
+            return { name: f.name.value, type: t.name, list: t.list, nonNull: t.nonNull, ...(typeof named === 'string' ? { named } : {}) };
           }),
         });
       } else if (def.kind === Kind.OBJECT_TYPE_EXTENSION && FUNCTION_ROOTS.has(def.name.value)) {
@@ -557,9 +558,11 @@ export function compileCatalog(source: SourceInfo, files: readonly CatalogFile[]
     // `args` is required when the input has non-null members, whatever @args(required:) says (SPEC §3.3).
     else if (input.fields.some((f) => f.nonNull)) (d.obj as { args: DataObject['args'] }).args = { ...d.obj.args, required: true };
     // A view with arguments and no sql names a database table function (hugr's views page): its rows are
-    // the function called with the input's fields in order.
+    // the function called with the input's fields in order, those with `@named(name:)` by that parameter
+    // name after the others (`name := value`, which DuckDB and PostgreSQL both read).
     if (input && d.obj.kind === 'view' && d.obj.sql === undefined) {
-      const call = `${d.obj.table.includes('.') ? d.obj.table : `[$catalog].${d.obj.table}`}(${input.fields.map((f) => `[$${f.name}]`).join(', ')})`;
+      const args = [...input.fields.filter((f) => !f.named).map((f) => `[$${f.name}]`), ...input.fields.filter((f) => f.named).map((f) => `${f.named} := [$${f.name}]`)];
+      const call = `${d.obj.table.includes('.') ? d.obj.table : `[$catalog].${d.obj.table}`}(${args.join(', ')})`;
       (d.obj as { sql?: string }).sql = `SELECT * FROM ${call}`;
     }
   }

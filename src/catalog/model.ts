@@ -205,6 +205,8 @@ export interface InputField {
   readonly type: string;
   readonly list: boolean;
   readonly nonNull: boolean;
+  /** `@named(name:)`: the parameter of the view's table function this field is passed to by name. */
+  readonly named?: string;
 }
 
 export interface InputType {

@@ -1,6 +1,7 @@
 // T_filter input -> FilterNode (SPEC §4.1). Sibling keys combine with AND.
 import { type ColumnField, type DataObject, isScalar, type Relation, type ScalarName } from '../catalog/model.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
+import { authParam } from './auth-param.js';
 import { H3_OPERATORS, h3Filter } from './h3-filter.js';
 import type { PlanContext } from './context.js';
 import type { ColumnExpr, Expr } from './ir/expr.js';
@@ -28,8 +29,6 @@ export function fromFor(ctx: PlanContext, obj: DataObject, alias: string, viewAr
   for (const m of obj.sql.matchAll(/\[\$([A-Za-z_][A-Za-z0-9_.]*)\]/g)) {
     parts.push(obj.sql.slice(last, m.index));
     const name = m[1]!;
-    let value: unknown = null;
-    let scalar: ScalarName = 'String';
     if (name === 'catalog') {
       // The source's own namespace (attached database and schema, or PostgreSQL schema), so view
       // SQL can name its tables: `FROM [$catalog].orders`.
@@ -37,13 +36,13 @@ export function fromFor(ctx: PlanContext, obj: DataObject, alias: string, viewAr
       last = m.index + m[0].length;
       continue;
     }
-    if (name.startsWith('auth.')) value = ctx.authVars[name.slice(5)] ?? null;
-    else {
-      value = viewArgs?.[name] ?? null;
-      const t = input?.fields.find((f) => f.name === name)?.type;
-      if (t && isScalar(t)) scalar = t;
+    if (name.startsWith('auth.')) {
+      parts.push(authParam(ctx, name.slice(5)));
+      last = m.index + m[0].length;
+      continue;
     }
-    parts.push({ kind: 'param', value, scalar });
+    const t = input?.fields.find((f) => f.name === name)?.type;
+    parts.push({ kind: 'param', value: viewArgs?.[name] ?? null, scalar: t && isScalar(t) ? t : 'String' });
     last = m.index + m[0].length;
   }
   parts.push(obj.sql.slice(last));

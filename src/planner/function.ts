@@ -3,6 +3,7 @@
 // injected from the caller's identity and cannot come from the client.
 import { type CatalogFunction, type DataObject, functionKey, isScalar, type ScalarName } from '../catalog/model.js';
 import { substitute } from '../permissions/placeholders.js';
+import { authParam } from './auth-param.js';
 import type { PlanContext } from './context.js';
 import { fieldExpr } from './fields.js';
 import type { Expr, FunctionExpr, ParamExpr } from './ir/expr.js';
@@ -51,7 +52,7 @@ function callOf(ctx: PlanContext, fn: CatalogFunction, arg: (name: string) => Ex
     const before = fn.sql.slice(last, m.index);
     parts.push(before);
     if (dollar && name === 'catalog') parts.push({ kind: 'ident', parts: namespace });
-    else if (dollar) parts.push({ kind: 'param', value: ctx.authVars[name.slice(5)] ?? null, scalar: 'String' });
+    else if (dollar) parts.push(authParam(ctx, name.slice(5)));
     else parts.push(countOrArg(before, arg(name)));
     last = m.index + whole.length;
   }

@@ -7,11 +7,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { startApp, type TestApp, tempDir } from '../support/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/pg.js';
 import { data, writeSource } from './support.js';
 
 let t: TestApp;
+let pgDb: TestDatabase;
 beforeAll(async () => {
   const dir = join(tempDir(), 'catalogs');
+  pgDb = await createTestDatabase('svc_compat_view_sql');
+  await pgDb.exec(`CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL, category_id INTEGER);
+    INSERT INTO products VALUES (1, 'Laptop Pro', 2), (2, 'Wireless Mouse', 3), (5, 'Gaming Desktop', 2);`);
+  // hugr's e2e view (query-engine views/auth_placeholder_argless): [$auth.user_id_int] against an integer column.
+  writeSource(dir, 'pg_store', {
+    'source.yaml': `type: postgres\npath: ${pgDb.url}\nprefix: pg_store\nas_module: true\n`,
+    'schema.graphql': `type products_for_current_user @view(
+    name: "products_for_current_user"
+    sql: "SELECT id, name, category_id FROM products WHERE category_id = [$auth.user_id_int]"
+) {
+    id: Int! @pk
+    name: String!
+    category_id: Int
+}
+`,
+  });
   writeSource(dir, 'other', {
     'source.yaml': 'type: duckdb\npath: ":memory:"\nseed: seed.sql\n',
     'seed.sql': "CREATE TABLE notes (id INTEGER PRIMARY KEY, customer_id INTEGER, text VARCHAR); INSERT INTO notes VALUES (1, 1, 'vip');",
@@ -27,6 +45,8 @@ beforeAll(async () => {
       "INSERT INTO orders VALUES (10, 1, 100, 'completed', '2023-03-01 00:00:00+00', '2023-03-02 00:00:00+00'),",
       "  (11, 1, 50, 'completed', '2023-12-20 00:00:00+00', NULL), (12, 2, 70, 'completed', '2023-06-01 00:00:00+00', '2023-06-03 00:00:00+00'),",
       "  (13, 2, 500, 'cancelled', '2023-06-01 00:00:00+00', NULL), (14, 3, 30, 'completed', '2022-01-01 00:00:00+00', NULL);",
+      // A table function with a named parameter that has a default (the page's "Views as SQL Functions").
+      "CREATE MACRO get_weather_for_location(location_id, date_from, date_to, with_forecast := false) AS TABLE SELECT 'station ' || location_id AS location, 20.5 AS temperature, 0.4 AS humidity, date_from AS recorded_at, with_forecast AS forecast;",
       'CREATE VIEW v_customer_summary AS SELECT customer_id, count(*)::INTEGER AS total_orders, sum(amount) AS total_spent FROM orders GROUP BY customer_id;',
     ].join('\n'),
     'schema.graphql': `type customers @table(name: "customers") {
@@ -106,6 +126,23 @@ type noted_customers @view(name: "noted_customers", sql: "SELECT c.id, n.text FR
   text: String
 }
 
+type weather_data @view(name: "get_weather_for_location")
+  @args(name: "weather_input", required: true) {
+  location: String!
+  temperature: Float!
+  humidity: Float!
+  recorded_at: Timestamp!
+  forecast: Boolean
+}
+
+"@named first: passed by name, after the positional ones"
+input weather_input {
+  include_forecasts: Boolean @named(name: "with_forecast")
+  location_id: Int!
+  date_from: Timestamp!
+  date_to: Timestamp!
+}
+
 extend type Function {
   "A function whose SQL is an expression naming a table bare"
   customer_total(id: Int!): Float @function(name: "customer_total", sql: "(SELECT sum(amount) FROM orders WHERE customer_id = [id])")
@@ -117,10 +154,11 @@ extend type Function {
 }
 `,
   });
-  t = await startApp({ CATALOGS_DIR: dir });
+  t = await startApp({ CATALOGS_DIR: dir, SECRET_KEY: 'view-sql' });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
+  await pgDb?.drop();
 });
 
 describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/3-views.md, SQL as the page writes it', () => {
@@ -151,6 +189,18 @@ describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/3-views
     const w = await data(t, '{ top_customers(args: {requested: "2023-12-31T00:00:00Z"}) { customer_id total_spent } a: top_customers(args: {requested: "2024-01-01T00:00:00Z", from: "2022-01-01T00:00:00Z", limit: 1}) { customer_id } }');
     expect(w.top_customers).toEqual([{ customer_id: 1, total_spent: 50 }]);
     expect(w.a).toEqual([{ customer_id: 1 }]);
+  });
+
+  it('a view over a table function: the input\'s @named field goes by that parameter name', async () => {
+    const d = await data(t, `{ weather_data(args: {location_id: 3, date_from: "2025-01-01T00:00:00Z", date_to: "2025-01-02T00:00:00Z", include_forecasts: true}) {
+      location temperature humidity recorded_at forecast } }`);
+    expect(d.weather_data).toEqual([{ location: 'station 3', temperature: 20.5, humidity: 0.4, recorded_at: '2025-01-01T00:00:00Z', forecast: true }]);
+  });
+
+  it('[$auth.user_id_int] in view SQL is a number: PostgreSQL compares it with an integer column (was "operator does not exist: integer = text")', async () => {
+    const d = await data(t, '{ pg_store { products_for_current_user(order_by: [{field: "id", direction: ASC}]) { id name category_id } } }', undefined,
+      { 'x-svc-secret-key': 'view-sql', 'x-svc-role': 'admin', 'x-svc-user-id': '2' });
+    expect(d.pg_store.products_for_current_user).toEqual([{ id: 1, name: 'Laptop Pro', category_id: 2 }, { id: 5, name: 'Gaming Desktop', category_id: 2 }]);
   });
 
   it('[$catalog].table and another source\'s database.table stay as written', async () => {
