@@ -494,11 +494,34 @@ function withOwnExtensions(docs: readonly DocumentNode[]): Map<DefinitionNode, D
       const def = defs.get(ext.name.value);
       if (!def) continue;
       const cur = (merged.get(def) ?? def) as ObjectTypeDefinitionNode;
-      merged.set(def, { ...cur, fields: [...(cur.fields ?? []), ...(ext.fields ?? [])], directives: [...(cur.directives ?? []), ...(ext.directives ?? [])] });
+      merged.set(def, { ...cur, fields: withFields(cur.fields ?? [], ext.fields ?? []), directives: [...(cur.directives ?? []), ...(ext.directives ?? [])] });
       merged.set(ext, ext);
     }
   }
   return merged;
+}
+
+/**
+ * The fields of a type with an extension's fields added. A field the type has already is declared
+ * again, with the extension's type and its directives added to the field's own: hugr's examples give
+ * a self-defined table's column a relation this way (`extend type general_payments {
+ * Covered_Recipient_NPI: BigInt @field_references(...) }`), which was a duplicate field.
+ */
+function withFields(own: readonly FieldDefinitionNode[], added: readonly FieldDefinitionNode[]): FieldDefinitionNode[] {
+  const out = [...own];
+  for (const f of added) {
+    const i = out.findIndex((o) => o.name.value === f.name.value);
+    if (i < 0) {
+      out.push(f);
+      continue;
+    }
+    const prev = out[i]!;
+    const again = new Set((f.directives ?? []).map((d) => d.name.value));
+    const repeatable = new Set(['field_references', 'references']);
+    const kept = (prev.directives ?? []).filter((d) => repeatable.has(d.name.value) || !again.has(d.name.value));
+    out[i] = { ...f, description: f.description ?? prev.description, arguments: f.arguments?.length ? f.arguments : prev.arguments, directives: [...kept, ...(f.directives ?? [])] };
+  }
+  return out;
 }
 
 /** Compiles the SDL files of one data source. Throws CatalogError listing every problem found. */
