@@ -47,6 +47,7 @@ beforeAll(async () => {
       "  (13, 2, 500, 'cancelled', '2023-06-01 00:00:00+00', NULL), (14, 3, 30, 'completed', '2022-01-01 00:00:00+00', NULL);",
       // A table function with a named parameter that has a default (the page's "Views as SQL Functions").
       "CREATE MACRO get_weather_for_location(location_id, date_from, date_to, with_forecast := false) AS TABLE SELECT 'station ' || location_id AS location, 20.5 AS temperature, 0.4 AS humidity, date_from AS recorded_at, with_forecast AS forecast;",
+      "CREATE SCHEMA archive; CREATE TABLE archive.orders (id INTEGER PRIMARY KEY, amount DOUBLE); INSERT INTO archive.orders VALUES (1, 5), (2, 7);",
       'CREATE VIEW v_customer_summary AS SELECT customer_id, count(*)::INTEGER AS total_orders, sum(amount) AS total_spent FROM orders GROUP BY customer_id;',
     ].join('\n'),
     'schema.graphql': `type customers @table(name: "customers") {
@@ -118,6 +119,12 @@ input top_customers_input {
   from: Timestamp
   to: Timestamp
   limit: Int = 10
+}
+
+"A table of another schema of the source's database, named schema.table"
+type archived_big @view(name: "archived_big", sql: "SELECT id, amount FROM archive.orders WHERE amount > 6") {
+  id: Int! @pk
+  amount: Float
 }
 
 "A view over the catalog's own namespace and another source's table: both stay as written"
@@ -201,6 +208,10 @@ describe('docs/4-engine-configuration/3-schema-definition/3-data-objects/3-views
     const d = await data(t, '{ pg_store { products_for_current_user(order_by: [{field: "id", direction: ASC}]) { id name category_id } } }', undefined,
       { 'x-svc-secret-key': 'view-sql', 'x-svc-role': 'admin', 'x-svc-user-id': '2' });
     expect(d.pg_store.products_for_current_user).toEqual([{ id: 1, name: 'Laptop Pro', category_id: 2 }, { id: 5, name: 'Gaming Desktop', category_id: 2 }]);
+  });
+
+  it('a table of another schema of the source (archive.orders) is the source\'s too', async () => {
+    expect((await data(t, '{ archived_big { id amount } }')).archived_big).toEqual([{ id: 2, amount: 7 }]);
   });
 
   it('[$catalog].table and another source\'s database.table stay as written', async () => {

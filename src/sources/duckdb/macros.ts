@@ -53,15 +53,18 @@ const TEMPLATE_MARK = '__svc_template_part_';
  * `[id]`, `[$catalog]`) kept as written; undefined when it names no bare table or DuckDB cannot parse
  * it (a placeholder where DuckDB wants a keyword): then the template is used as written. `keep`
  * names (lower case) stay bare (tables of the engine's own database that the source lacks, which
- * such SQL found before).
+ * such SQL found before); `schemas` (lower case) are the source's own schemas, whose tables
+ * (`sales.orders`) are qualified too.
  */
-export async function qualifiedTemplate(c: DuckDBConnection, database: string, template: string, keep: ReadonlySet<string> = new Set()): Promise<string | undefined> {
+export async function qualifiedTemplate(
+  c: DuckDBConnection, database: string, template: string, keep: ReadonlySet<string> = new Set(), schemas: ReadonlySet<string> = new Set(),
+): Promise<string | undefined> {
   const parts: string[] = [];
   const marked = template.replace(/\[\$?[A-Za-z_][A-Za-z0-9_.]*\]/g, (m) => `${TEMPLATE_MARK}${parts.push(m) - 1}`);
   // A statement (a view's query), else an expression (a function's `sql` may be one: `(SELECT ...)`).
-  let text = await roundTrip(c, marked, database, keep);
+  let text = await roundTrip(c, marked, database, keep, schemas);
   if (text === null) {
-    const select = await roundTrip(c, `SELECT ${marked}`, database, keep);
+    const select = await roundTrip(c, `SELECT ${marked}`, database, keep, schemas);
     text = typeof select === 'string' && select.startsWith('SELECT ') ? select.slice('SELECT '.length) : undefined;
   }
   if (!text) return undefined;
@@ -71,27 +74,29 @@ export async function qualifiedTemplate(c: DuckDBConnection, database: string, t
 }
 
 /** `sql` written back by DuckDB with its bare tables qualified; undefined: none; null: not one statement. */
-async function roundTrip(c: DuckDBConnection, sql: string, database: string, keep: ReadonlySet<string>): Promise<string | undefined | null> {
+async function roundTrip(c: DuckDBConnection, sql: string, database: string, keep: ReadonlySet<string>, schemas: ReadonlySet<string>): Promise<string | undefined | null> {
   const tree = JSON.parse(String((await c.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR) AS j', [sql])).getRows()[0]?.[0] ?? '{}'));
   if (tree.error || !Array.isArray(tree.statements) || tree.statements.length !== 1) return null;
   const ctes = new Set<string>(keep);
   collectCtes(tree, ctes);
-  if (!qualify(tree, database, [], ctes, true)) return undefined;
+  if (!qualify(tree, database, [], ctes, schemas)) return undefined;
   return String((await c.runAndReadAll('SELECT json_deserialize_sql($1::JSON) AS s', [JSON.stringify(tree)])).getRows()[0]?.[0] ?? '') || undefined;
 }
 
 /**
- * Qualifies bare tables and marks parameters in place; true when a bare table was found. `bareOnly`:
- * a table with a schema (`[$catalog].orders`, `shop.orders`: another attached database) stays as written.
+ * Qualifies bare tables and marks parameters in place; true when a bare table was found. `schemas`
+ * (catalog SQL): a table with a schema is qualified only when that schema is one of these, the
+ * source's own (`sales.orders`); others (`[$catalog].orders`, `shop.orders`: another attached
+ * database) stay as written.
  */
-function qualify(node: unknown, database: string, params: readonly string[], ctes: ReadonlySet<string>, bareOnly = false): boolean {
+function qualify(node: unknown, database: string, params: readonly string[], ctes: ReadonlySet<string>, schemas?: ReadonlySet<string>): boolean {
   if (!node || typeof node !== 'object') return false;
   let found = false;
   const n = node as Record<string, unknown>;
   // Positions in the text (unsigned 64-bit, beyond what a JSON number keeps here): not needed to write it back.
   if ('query_location' in n) n.query_location = 0;
   if (n.type === 'BASE_TABLE' && n.catalog_name === '' && typeof n.table_name === 'string' && !ctes.has(n.table_name.toLowerCase())
-    && (!bareOnly || !n.schema_name)) {
+    && (!schemas || !n.schema_name || schemas.has(String(n.schema_name).toLowerCase()))) {
     if (n.schema_name === '' || n.schema_name === undefined) n.schema_name = 'main';
     n.catalog_name = database;
     found = true;
@@ -100,6 +105,6 @@ function qualify(node: unknown, database: string, params: readonly string[], cte
     const i = params.indexOf(String(n.column_names[0]));
     if (i >= 0) n.column_names = [`${MARK}${i}`];
   }
-  for (const v of Object.values(n)) if (qualify(v, database, params, ctes, bareOnly)) found = true;
+  for (const v of Object.values(n)) if (qualify(v, database, params, ctes, schemas)) found = true;
   return found;
 }

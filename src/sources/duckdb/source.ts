@@ -120,14 +120,17 @@ export class DuckDbSource implements DataSourceRuntime {
     const out = new Map<string, string>();
     if (!this.attached || !templates.length) return out;
     await this.engine.withConnection(async (c) => {
-      const names = async (where: string): Promise<Set<string>> => new Set((await c.runAndReadAll(
-        `SELECT lower(table_name) AS n FROM information_schema.tables WHERE ${where}`, where.includes('$1') ? [this.name] : [],
-      )).getRows().map((r) => String(r[0])));
-      const own = await names('table_catalog = $1');
-      const keep = new Set([...(await names('table_catalog = current_database()'))].filter((n) => !own.has(n)));
+      const set = async (sql: string, own = false): Promise<Set<string>> =>
+        new Set((await c.runAndReadAll(sql, own ? [this.name] : [])).getRows().map((r) => String(r[0]).toLowerCase()));
+      const own = await set('SELECT table_name FROM information_schema.tables WHERE table_catalog = $1', true);
+      const engineOwn = await set('SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database()');
+      const keep = new Set([...engineOwn].filter((n) => !own.has(n)));
+      // The source's schemas, but not one named like an attached database (which DuckDB would read first).
+      const databases = await set('SELECT database_name FROM duckdb_databases()');
+      const schemas = new Set([...(await set('SELECT schema_name FROM duckdb_schemas() WHERE database_name = $1', true))].filter((n) => !databases.has(n)));
       for (const t of new Set(templates)) {
         // A statement DuckDB cannot give back stays as written: never a reason to refuse the source.
-        const q = await qualifiedTemplate(c, this.name, t, keep).catch(() => undefined);
+        const q = await qualifiedTemplate(c, this.name, t, keep, schemas).catch(() => undefined);
         if (q) out.set(t, q);
       }
     });
