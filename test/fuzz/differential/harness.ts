@@ -6,7 +6,7 @@
 // (src/pipeline/fast-path/shape.ts), and its key is cut out of the text before comparing.
 // A mismatch is cut down (minimise) to the smallest query that still shows it.
 import type { GraphQLSchema } from 'graphql';
-import type { TestApp } from '../../support/app.js';
+import type { Reply, TestApp } from '../../support/app.js';
 import { type Query, type Sel, QueryGenerator, random, render } from './generator.js';
 
 /** Text a database driver writes (PostgreSQL, DuckDB, MySQL): never in a message a client sees. */
@@ -24,7 +24,7 @@ export interface Target {
   readonly headers: Record<string, string>;
 }
 
-const normal = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":"-"');
+export const normal = (text: string) => text.replace(/"request_id":"[^"]*"/g, '"request_id":"-"');
 
 /**
  * The text with its errors in a fixed order. graphql-js records errors in the order its promises
@@ -61,7 +61,7 @@ function unordered(text: string): string {
 }
 
 /** Equal as text, or differing only in the order of the errors (counted, not a failure). */
-function same(a: string, b: string, counts: { errorOrder: number; unordered: number }, ordered = true): boolean {
+export function same(a: string, b: string, counts: { errorOrder: number; unordered: number }, ordered = true): boolean {
   if (a === b) return true;
   if (errorsSorted(a) === errorsSorted(b)) {
     counts.errorOrder++;
@@ -77,12 +77,26 @@ function same(a: string, b: string, counts: { errorOrder: number; unordered: num
 /** How often the paths' answers differed only in the order of their errors. */
 export const forgiven = { errorOrder: 0, unordered: 0 };
 
-interface Outcome {
+export interface Outcome {
   /** What differs or is wrong, one line each; empty when all is well. */
   readonly problems: string[];
   /** VALUE_NOT_REPRESENTABLE errors seen (allowed, reported). */
   readonly valueErrors: string[];
   readonly fast: string;
+}
+
+/**
+ * What is wrong with one answer whatever it is compared with: a 5xx, database text in a message, an
+ * internal error. A stored value its scalar cannot carry (NaN, an infinity, a 2-D array under [Int]) is
+ * the data's problem, answered as such (src/pipeline/value-errors.ts): noted in `valueErrors`.
+ */
+export function scan(name: string, r: Reply, problems: string[], valueErrors: string[]): void {
+  if (r.status >= 500) problems.push(`${name}: status ${r.status}`);
+  for (const e of (r.body?.errors ?? []) as { message: string; extensions?: { code?: string } }[]) {
+    if (DATABASE_TEXT.test(e.message)) problems.push(`${name}: database text: ${e.message}`);
+    if (e.extensions?.code === 'VALUE_NOT_REPRESENTABLE') valueErrors.push(e.message);
+    if (e.extensions?.code === 'INTERNAL_SERVER_ERROR') problems.push(`${name}: internal error: ${e.message}`);
+  }
 }
 
 /** A fixed query's text (one operation, no fragments) with the extra root field before its last brace. */
@@ -103,17 +117,7 @@ export async function check(t: Target, q: Query | string, ordered: boolean): Pro
   const problems: string[] = [];
   const valueErrors: string[] = [];
   const fast = normal(a1.text);
-  for (const [name, r] of [['fast', a1], ['prepared', a2], ['general', g], ['json', b]] as const) {
-    if (!r) continue;
-    if (r.status >= 500) problems.push(`${name}: status ${r.status}`);
-    for (const e of (r.body?.errors ?? []) as { message: string; extensions?: { code?: string } }[]) {
-      if (DATABASE_TEXT.test(e.message)) problems.push(`${name}: database text: ${e.message}`);
-      // A stored value its scalar cannot carry (NaN, an infinity, a 2-D array under [Int]) is the data's
-      // problem, answered as such (src/pipeline/value-errors.ts); any other internal error is a failure.
-      if (e.extensions?.code === 'VALUE_NOT_REPRESENTABLE') valueErrors.push(e.message);
-      if (e.extensions?.code === 'INTERNAL_SERVER_ERROR') problems.push(`${name}: internal error: ${e.message}`);
-    }
-  }
+  for (const [name, r] of [['fast', a1], ['prepared', a2], ['general', g], ['json', b]] as const) if (r) scan(name, r, problems, valueErrors);
   if (!same(normal(a2.text), fast, forgiven, ordered)) problems.push(`prepared differs from fast:\n    fast     ${fast}\n    prepared ${normal(a2.text)}`);
   // The extra root field adds one to the request's estimated cost: a refusal names its cost.
   const gText = normal(g.text).replace(EXTRA_TEXT, '').replace(/estimated cost of (\d+)/, (_m, n: string) => `estimated cost of ${Number(n) - 1}`);
@@ -125,8 +129,11 @@ export async function check(t: Target, q: Query | string, ordered: boolean): Pro
 /** The kind of a problem (its first words), which minimising keeps. */
 const kindOf = (p: string) => p.split(':')[0]!.split(' differs')[0]!;
 
+/** An order argument: kept while minimising a query of a `total` run, whose lists are all ordered. */
+const ORDER_ARG = /^(nested_)?order_by:/;
+
 /** Each way to make `q` one step smaller: a root, a selection, an argument or a directive less. */
-function* smaller(q: Query): Generator<Query> {
+function* smaller(q: Query, total: boolean): Generator<Query> {
   const clone = (): Query => structuredClone(q);
   for (let i = 0; i < q.roots.length; i++) {
     if (q.roots.length > 1) {
@@ -159,6 +166,7 @@ function* smaller(q: Query): Generator<Query> {
     const s = at(q, path);
     const sel = s.list[s.i]!;
     for (let k = 0; k < sel.args.length; k++) {
+      if (total && ORDER_ARG.test(sel.args[k]!.text)) continue;
       const c = clone();
       const { list, i } = at(c, path);
       list[i]!.args.splice(k, 1);
@@ -181,13 +189,13 @@ function* smaller(q: Query): Generator<Query> {
 }
 
 /** The smallest query (greedy, one step at a time) that still shows a problem of the same kind. */
-export async function minimise(t: Target, q: Query, ordered: boolean, problems: string[]): Promise<Query> {
+export async function minimise(checker: Checker, q: Query, ordered: boolean, problems: string[], total = false): Promise<Query> {
   const kinds = new Set(problems.map(kindOf));
   let best = q;
   for (let round = 0; round < 200; round++) {
     let found = false;
-    for (const c of smaller(best)) {
-      const o = await check(t, c, ordered);
+    for (const c of smaller(best, total)) {
+      const o = await checker(c, ordered);
       if (o.problems.some((p) => kinds.has(kindOf(p)))) {
         best = c;
         found = true;
@@ -213,21 +221,29 @@ export interface Run {
   readonly clean: number;
 }
 
-/** `runs` random queries of the source `prefix` from `seed`, each checked; mismatches minimised. */
-export async function fuzz(schema: GraphQLSchema, prefix: string, t: Target, seed: number, runs: number, leftOut?: ReadonlySet<string>): Promise<Run> {
-  const gen = new QueryGenerator(schema, prefix, random(seed), leftOut);
+/** One query checked: the paths of one source against each other (check), or sources against each other. */
+export type Checker = (q: Query | string, ordered: boolean) => Promise<Outcome>;
+
+/**
+ * `runs` random queries of the source `prefix` from `seed`, each checked (a Target: its paths compared,
+ * see check); mismatches minimised. `total` asks the generator for queries whose answers do not depend
+ * on the order a database reads rows in (generator.ts).
+ */
+export async function fuzz(schema: GraphQLSchema, prefix: string, t: Target | Checker, seed: number, runs: number, leftOut?: ReadonlySet<string>, total = false): Promise<Run> {
+  const checker: Checker = typeof t === 'function' ? t : (q, ordered) => check(t, q, ordered);
+  const gen = new QueryGenerator(schema, prefix, random(seed), leftOut, total);
   const failures: string[] = [];
   const valueErrors = new Set<string>();
   let clean = 0;
   for (let i = 0; i < runs; i++) {
     const q = gen.query();
     const ordered = gen.ordered;
-    const o = await check(t, q, ordered);
+    const o = await checker(q, ordered);
     for (const e of o.valueErrors) valueErrors.add(e.replace(/^the value at \S+ is /, ''));
     if (!o.fast.includes('"errors"')) clean++;
     if (!o.problems.length) continue;
-    const small = await minimise(t, q, ordered, o.problems);
-    const again = await check(t, small, ordered);
+    const small = await minimise(checker, q, ordered, o.problems, total);
+    const again = await checker(small, ordered);
     const r = render(small);
     failures.push(`#${i} (seed ${seed}) ${r.text}\n  variables ${JSON.stringify(r.variables)}\n  ${(again.problems.length ? again.problems : o.problems).join('\n  ')}`);
     if (failures.length >= 8) break;
