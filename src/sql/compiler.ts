@@ -96,6 +96,12 @@ export class SqlContext {
    * relation instead of a correlated subquery (SqlCompiler.toOne); undefined where none may join.
    */
   joins: string[] | undefined;
+  /**
+   * Columns of a parent row written as another expression (by `table.column`): where a dialect builds
+   * a relation's rows in a derived table that cannot see the parent row, the parent's key is the
+   * grouped column it equals (MySQL's bucket aggregations of a relation).
+   */
+  readonly outerColumns = new Map<string, string>();
 
   /** The request's IANA time zone (SPEC §10); `UTC` needs no conversion at all. */
   constructor(readonly timezone = 'UTC') {}
@@ -129,6 +135,17 @@ export function hasSubquery(f: FilterNode): boolean {
 }
 
 /** ` FILTER (WHERE a AND b)` of an aggregate, or nothing. */
+/**
+ * A `like`/`ilike` pattern ending in its escape character (a backslash) is refused here: PostgreSQL failed the
+ * query, DuckDB answered an internal error and MariaDB matched the backslash (cross-source fuzz).
+ */
+export function checkPattern(f: { readonly op: string; readonly list?: boolean; readonly right: { readonly value: unknown } }): void {
+  if ((f.op !== 'like' && f.op !== 'ilike') || f.list || typeof f.right.value !== 'string') return;
+  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(f.right.value)) {
+    throw new PublicError(ErrorCode.BadUserInput, `${f.op} pattern ${JSON.stringify(f.right.value)} ends with its escape character: a backslash escapes the next character (\\\\ is one backslash)`);
+  }
+}
+
 export function filterClause(...conditions: (string | undefined)[]): string {
   const present = conditions.filter(Boolean);
   return present.length ? ` FILTER (WHERE ${present.join(' AND ')})` : '';
@@ -198,11 +215,15 @@ export abstract class SqlCompiler {
    * as a wall-clock time of the request's zone.
    */
   /**
-   * A 4-byte float shown as the shortest decimal that reads back as it (ColumnExpr.single), as a
-   * double. PostgreSQL writes `real` that way already (its text, its JSON); other dialects override.
+   * A 4-byte float read or aggregated (ColumnExpr.single) as the shortest decimal that reads back as
+   * it, as a double: the text PostgreSQL and DuckDB write for it (`1.1`, `123456.7`) read as a double.
+   * Read as it is, PostgreSQL's `real` answered the same text, but its avg widened the stored value
+   * (avg of 3.4e38 and six others 4.857142788777664e+37 where DuckDB and MariaDB said
+   * 4.857142857142857e+37) and its sum added in 4-byte floats (cross-source fuzz).
    */
-  protected singleFloat(column: string, _list: boolean): string {
-    return column;
+  protected singleFloat(column: string, list: boolean): string {
+    const [text, double] = [this.sqlType('String'), this.sqlType('Float')];
+    return list ? `CAST(CAST(${column} AS ${text}[]) AS ${double}[])` : `CAST(CAST(${column} AS ${text}) AS ${double})`;
   }
 
   protected instant(expr: string): string {
@@ -535,6 +556,8 @@ export abstract class SqlCompiler {
   private exprText(e: Expr, ctx: SqlContext): string {
     switch (e.kind) {
       case 'column': {
+        const outer = ctx.outerColumns.get(`${e.table}.${e.column}`);
+        if (outer) return outer;
         const column = `${this.quoteIdentifier(e.table)}.${this.quoteIdentifier(e.column)}`;
         return e.instant ? this.instant(column) : e.single ? this.singleFloat(column, e.single === 'list') : column;
       }
@@ -617,6 +640,7 @@ export abstract class SqlCompiler {
   }
 
   protected compare(f: Extract<FilterNode, { kind: 'compare' }>, ctx: SqlContext): string {
+    checkPattern(f);
     const left = this.expr(f.left, ctx);
     if (f.op === 'is_null') return f.right.value ? `${left} IS NULL` : `${left} IS NOT NULL`;
     const right = (): string => this.param(f.right, ctx);

@@ -13,7 +13,7 @@ import type { SelectNode } from '../../planner/ir/select.js';
 import { durationSeconds } from '../../shared/duration.js';
 import { stringifyJson } from '../../shared/json.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import { type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
+import { checkPattern, type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
 import type { RootQuery } from '../../planner/ir/select.js';
 import { assembler } from '../rows/assemble.js';
 import { positionalLevel, positionalShape } from '../rows/compiler.js';
@@ -36,6 +36,9 @@ const PLAIN = new Set<ScalarName>(['String', 'Int', 'Float', 'JSON', 'H3Cell']);
 /** GROUP_CONCAT joins with this; a client separator replaces it after (SEPARATOR takes literals only). */
 const UNIT_SEP = "X'1F'";
 
+/** The first day of the year of a DATE or DATETIME (MAKEDATE(1, 1) is 2001-01-01: years 0-99 are 19xx/20xx). */
+const yearStart = (x: string) => `(DATE(${x}) - INTERVAL (DAYOFYEAR(${x}) - 1) DAY)`;
+
 /** `date_trunc` units as the start of the period of a DATETIME. */
 const TRUNC: Readonly<Record<string, (x: string) => string>> = {
   minute: (x) => `DATE_FORMAT(${x}, '%Y-%m-%d %H:%i:00')`,
@@ -43,8 +46,8 @@ const TRUNC: Readonly<Record<string, (x: string) => string>> = {
   day: (x) => `DATE(${x})`,
   week: (x) => `(DATE(${x}) - INTERVAL WEEKDAY(${x}) DAY)`,
   month: (x) => `DATE_FORMAT(${x}, '%Y-%m-01')`,
-  quarter: (x) => `(MAKEDATE(YEAR(${x}), 1) + INTERVAL (QUARTER(${x}) - 1) QUARTER)`,
-  year: (x) => `MAKEDATE(YEAR(${x}), 1)`,
+  quarter: (x) => `(${yearStart(x)} + INTERVAL (QUARTER(${x}) - 1) QUARTER)`,
+  year: yearStart,
 };
 
 /** TimeExtract parts (as the base compiler names them) -> MySQL functions. */
@@ -191,9 +194,16 @@ export class MysqlCompiler extends SqlCompiler {
     return `JSON_OBJECT(${pairs.map(([k, v]) => `${jsonKey(k)}, ${v}`).join(', ')})`;
   }
 
+  /**
+   * A limit or offset cut inside the aggregate leaves `[]` where it cuts every row (`nested_offset`
+   * past a parent's rows), while the aggregate of no rows is NULL: both are a relation without rows,
+   * null as on the other sources (found by test/fuzz/cross-source.test.ts). NULLIF keeps the value
+   * JSON (MariaDB's JSON flag; MySQL's NULLIF has its first argument's type).
+   */
   protected override jsonArrayAgg(value: string, orderBy: string, emptyAsNull: boolean, limit = ''): string {
     const agg = `JSON_ARRAYAGG(${value}${orderBy ? ` ORDER BY ${orderBy}` : ''}${limit})`;
-    return emptyAsNull ? agg : `COALESCE(${agg}, JSON_ARRAY())`;
+    if (!emptyAsNull) return `COALESCE(${agg}, JSON_ARRAY())`;
+    return limit ? `NULLIF(${agg}, '[]')` : agg;
   }
 
   protected override singletonList(object: string): string {
@@ -309,7 +319,10 @@ export class MysqlCompiler extends SqlCompiler {
   protected override compare(f: CompareNode, ctx: SqlContext): string {
     if (!f.list) {
       // Comparisons follow the column's collation (docs/mysql.md); ilike ignores case whatever it is.
-      if (f.op === 'ilike') return `LOWER(${this.expr(f.left, ctx)}) LIKE LOWER(${this.param(f.right, ctx)})`;
+      if (f.op === 'ilike') {
+        checkPattern(f);
+        return `LOWER(${this.expr(f.left, ctx)}) LIKE LOWER(${this.param(f.right, ctx)})`;
+      }
     }
     return super.compare(f, ctx);
   }
@@ -395,8 +408,13 @@ export class MysqlCompiler extends SqlCompiler {
     if (!pairs) throw new PublicError(ErrorCode.BadUserInput, 'this bucket aggregation of a relation is not supported on mysql sources');
     const rows = { ...node.rows, correlate: undefined };
     const source = this.aggSource({ ...node, rows }, ctx);
-    const object = this.jsonObject(node.fields.map((f) => [f.key, this.aggValue(f, ctx, true)] as [string, string]), ctx);
     const own = pairs.map((p) => this.expr(p.own, ctx));
+    // An aggregation inside a bucket (`aggregations { parts { _rows_count } }`) names the parent's key
+    // in its correlation: inside the derived table it is the grouped column it equals.
+    const outer = pairs.map((p) => `${p.parent.table}.${p.parent.column}`);
+    outer.forEach((k, i) => ctx.outerColumns.set(k, own[i]!));
+    const object = this.jsonObject(node.fields.map((f) => [f.key, this.aggValue(f, ctx, true)] as [string, string]), ctx);
+    for (const k of outer) ctx.outerColumns.delete(k);
     const group = ` GROUP BY ${[...node.groupBy.map((g) => this.expr(g, ctx)), ...own].join(', ')}`;
     const order = this.orderList(node.orderBy, ctx);
     const rn = `ROW_NUMBER() OVER (PARTITION BY ${own.join(', ')}${order ? ` ORDER BY ${order}` : ''})`;
@@ -469,7 +487,11 @@ export class MysqlCompiler extends SqlCompiler {
         const joined = `GROUP_CONCAT(${d}${kept(`CAST(${arg} AS CHAR)`)}${by} SEPARATOR ${UNIT_SEP})`;
         return sep ? `REPLACE(${joined}, ${UNIT_SEP}, ${sep})` : `REPLACE(${joined}, ${UNIT_SEP}, ',')`;
       }
-      case 'avg': return `CAST(avg(${d}${kept(arg!)}) AS DOUBLE)`;
+      // MariaDB's avg of integers and decimals is a decimal of 4 more places (avg(1, 2, 2) is 1.6667):
+      // the exact quotient made a double is the other sources' answer (cross-source fuzz), not the sum as a double
+      // (a double over the count rounds twice: 12345811.04 / 6 gave 2057635.173333333, not ...3333). Times a
+      // 1 of 30 places, a decimal sum divides to 34 places before it becomes a double; a double stays one.
+      case 'avg': return `CAST(sum(${d}${kept(arg!)}) * 1.${'0'.repeat(30)} / count(${d}${kept(arg!)}) AS DOUBLE)`;
       case 'bool_and': return `IF(min(${kept(arg!)}) IS NULL, NULL, IF(min(${kept(arg!)}), TRUE, FALSE))`;
       case 'bool_or': return `IF(max(${kept(arg!)}) IS NULL, NULL, IF(max(${kept(arg!)}), TRUE, FALSE))`;
       case 'sum': case 'min': case 'max': return `${fn}(${d}${kept(arg!)})`;

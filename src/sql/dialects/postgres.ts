@@ -324,8 +324,11 @@ export class PostgresCompiler extends RowsCompiler {
       case 'any': return `(array_agg(${arg}${order ? by : ''})${f(`${arg} IS NOT NULL`)})[1]`;
       case 'last': return `(array_agg(${arg}${order ? by : ''})${f(`${arg} IS NOT NULL`)})[count(${arg})${f()}]`;
       case 'string_agg': return `string_agg(${d}(${arg})::text, ${sep ?? "','"}${order ? by : ''})${f()}`;
-      // numeric averages would print 30 decimals; the wire format is a double (SPEC §3.4).
-      case 'avg': return `(avg(${d}${arg})${f()})::double precision`;
+      // numeric averages would print 30 decimals; the wire format is a double (SPEC §3.4). Not avg():
+      // over double precision it also sums squares, and fails ("value out of range") on values past
+      // 1.34e154 that DuckDB and MariaDB average (cross-source fuzz); over a numeric count the sum
+      // divides as avg() divides, a double sum as a double.
+      case 'avg': return `(sum(${d}${arg})${f()} / NULLIF(count(${d}${arg})${f()}, 0)::numeric)::double precision`;
       default: return `${fn}(${d}${arg})${f()}`;
     }
   }

@@ -6,9 +6,9 @@ SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id", 'price
 
 SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."products" AS "t0" WHERE "t0"."price" <> CAST($1 AS DOUBLE) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
-SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id", 'sku': "t0"."sku"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."products" AS "t0" WHERE "t0"."sku" LIKE CAST($1 AS VARCHAR) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id", 'sku': "t0"."sku"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."products" AS "t0" WHERE "t0"."sku" LIKE CAST($1 AS VARCHAR) ESCAPE '\' ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
-SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'name': "t0"."name"}) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."customers" AS "t0" WHERE "t0"."name" ILIKE CAST($1 AS VARCHAR) LIMIT 2000) AS "t0";
+SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'name': "t0"."name"}) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."customers" AS "t0" WHERE "t0"."name" ILIKE CAST($1 AS VARCHAR) ESCAPE '\' LIMIT 2000) AS "t0";
 
 SELECT to_json(CASE WHEN count(*) = 0 THEN [] ELSE list({'id': "t0"."id"} ORDER BY "t0"."id" ASC) END) AS result FROM (SELECT "t0".* FROM "shop"."main"."products" AS "t0" WHERE regexp_matches("t0"."name", CAST($1 AS VARCHAR)) ORDER BY "t0"."id" ASC LIMIT 2000) AS "t0";
 
