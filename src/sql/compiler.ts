@@ -298,7 +298,7 @@ export abstract class SqlCompiler {
         case 'array':
           return [f.key, `(${this.arrayOf(f.select, ctx, f.select.emptyAsNull ?? true)})`];
         case 'aggregate':
-          return [f.key, `(${this.aggregate(f.node, ctx)})`];
+          return [f.key, `(${this.aggregate(f.node, ctx, undefined, true)})`];
         case 'unnest':
           return [f.key, this.singletonList(this.level(ctx, false, () => this.objectOf(f.select, ctx)).sql)];
         case 'fn_rows': {
@@ -743,16 +743,24 @@ export abstract class SqlCompiler {
   protected abstract castJson(expr: string): string;
 
   // ---- aggregations (SPEC §4.2) ---------------------------------------------------------------
-  /** One row of aggregates, or (with groupBy) an array with one object per bucket. */
-  protected aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
+  /**
+   * One row of aggregates, or (with groupBy) an array with one object per bucket. `perParent`: a
+   * relation's `<rel>_aggregation` on a row, which is null when the row has no related rows, as
+   * hugr answers it (its e2e references/m2m_aggregation) and as the list relation itself is.
+   */
+  protected aggregate(node: AggregateNode, ctx: SqlContext, label?: string, perParent = false): string {
     const as = label ? ` AS ${label}` : '';
     // The source first: a dialect may compute filters of the outputs there (see DuckDB's aggSource).
     // Only nested aggregations (each a subquery tied to these rows on its own): no rows to read
     // here, and reading them would make one row per aggregated row (issue 32).
-    if (!node.groupBy && !readsRows(node.fields)) return `SELECT ${this.rooted(this.aggObject(node.fields, ctx), label)}${as}`;
+    if (!node.groupBy && !readsRows(node.fields)) {
+      const rows = perParent ? this.aggSource(node, ctx) : '';
+      const object = this.aggObject(node.fields, ctx);
+      return `SELECT ${this.rooted(perParent ? `CASE WHEN EXISTS (SELECT 1 FROM ${rows}) THEN ${object} END` : object, label)}${as}`;
+    }
     const source = this.aggSource(node, ctx);
     const object = this.aggObject(node.fields, ctx);
-    if (!node.groupBy) return `SELECT ${this.rooted(object, label)}${as} FROM ${source}`;
+    if (!node.groupBy) return `SELECT ${this.rooted(perParent ? `CASE WHEN count(*) = 0 THEN NULL ELSE ${object} END` : object, label)}${as} FROM ${source}`;
     const group = node.groupBy.length ? ` GROUP BY ${node.groupBy.map((g) => this.expr(g, ctx)).join(', ')}` : '';
     const order = this.orderList(node.orderBy, ctx);
     const rn = order ? `, row_number() OVER (ORDER BY ${order}) AS _rn` : '';

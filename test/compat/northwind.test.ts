@@ -167,7 +167,8 @@ describe('docs/5-graphql/1-queries/7-aggregations.md', () => {
         orders_bucket_aggregation(order_by: [{field: "key.status"}]) { key { status } aggregations { _rows_count } }
       }
     }`);
-    expect(d.customers.map((c: any) => [c.id, c.orders_aggregation._rows_count])).toEqual([[1, 2], [2, 1], [3, 1], [4, 0]]);
+    // A customer without orders: null, as the orders list itself (hugr's engine answers the same).
+    expect(d.customers.map((c: any) => [c.id, c.orders_aggregation?._rows_count ?? null])).toEqual([[1, 2], [2, 1], [3, 1], [4, null]]);
     expect(d.one).toEqual([{
       all: { _rows_count: 2 }, done: { _rows_count: 1 },
       orders_bucket_aggregation: [{ key: { status: 'completed' }, aggregations: { _rows_count: 1 } }, { key: { status: 'pending' }, aggregations: { _rows_count: 1 } }],

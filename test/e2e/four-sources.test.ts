@@ -94,7 +94,7 @@ describe('one query across DuckDB, PostgreSQL, MySQL and a REST service', () => 
         { id: 11, total: 150, status: 'paid', product: { name: 'Keyboard', in_stock: 3 } },
       ], { _rows_count: 2, total: { sum: 200 } }],
       // Alan's only order is pending: not visible, not counted.
-      ['Alan', null, { _rows_count: 0, total: { sum: null } }],
+      ['Alan', null, null],
       ['Grace', [{ id: 13, total: 20, status: 'paid', product: { name: 'Keyboard', in_stock: 3 } }], { _rows_count: 1, total: { sum: 20 } }],
       // The Graph book is out of stock: the role does not see that product.
       ['Edsger', [{ id: 14, total: 80, status: 'paid', product: null }], { _rows_count: 1, total: { sum: 80 } }],

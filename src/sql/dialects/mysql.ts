@@ -402,8 +402,8 @@ export class MysqlCompiler extends SqlCompiler {
    * keys) and the parent's buckets are picked outside it; per-parent limits number the buckets
    * within each parent.
    */
-  protected override aggregate(node: AggregateNode, ctx: SqlContext, label?: string): string {
-    if (!node.groupBy || !node.rows.correlate) return super.aggregate(node, ctx, label);
+  protected override aggregate(node: AggregateNode, ctx: SqlContext, label?: string, perParent = false): string {
+    if (!node.groupBy || !node.rows.correlate) return super.aggregate(node, ctx, label, perParent);
     const pairs = this.correlation(node.rows.correlate, node.rows.from.alias);
     if (!pairs) throw new PublicError(ErrorCode.BadUserInput, 'this bucket aggregation of a relation is not supported on mysql sources');
     const rows = { ...node.rows, correlate: undefined };
