@@ -63,9 +63,9 @@ const rename = (text: string, from: string, to: string) => text.replace(new RegE
  * An answer as compared: `data` with every number kept as the text the server wrote (so `1.1` and
  * `1.100000023841858` differ, and so do 2^53 and 2^53+1), and each error as its code and path.
  */
-function comparable(text: string): string {
+function comparable(text: string, rounded = false): string {
   try {
-    const body = JSON.parse(text.replace(/([:[,])(-?\d[\d.eE+-]*)(?=[,\]}])/g, '$1"#$2"')) as { data?: unknown; errors?: { path?: unknown[]; extensions?: { code?: string } }[] };
+    const body = JSON.parse(text.replace(/([:[,])(-?\d[\d.eE+-]*)(?=[,\]}])/g, '$1"#$2"'), rounded ? roundSums : undefined) as { data?: unknown; errors?: { path?: unknown[]; extensions?: { code?: string } }[] };
     const errors = body.errors?.map((e) => `${e.extensions?.code} at ${e.path?.join('.') ?? '-'}`).sort();
     return JSON.stringify({ data: body.data, ...(errors ? { errors } : {}) });
   } catch {
@@ -77,22 +77,38 @@ let unsupported = 0;
 const refusedOnMysql = (body: { errors?: { message: string; extensions?: { code?: string } }[] }) =>
   body?.errors?.some((e) => e.extensions?.code === 'BAD_USER_INPUT' && / is not supported on mysql sources/.test(e.message));
 
+/**
+ * A double `sum` or `avg` to 15 significant digits: each database adds the rows in its own order, so
+ * the last bit may differ (0.1 + -0 + 0.3 + 2.5e-8 + -1.5 is -1.0999999749999998 on DuckDB, -1.099999975
+ * on PostgreSQL and MariaDB; docs/catalogs.md). Integers (BigInt sums) stay exact.
+ */
+function roundSums(key: string, v: unknown): unknown {
+  if ((key !== 'sum' && key !== 'avg') || typeof v !== 'string' || !/^#-?\d+(\.\d+)?e|^#-?\d+\./i.test(v)) return v;
+  return `#${Number(v.slice(1)).toPrecision(15)}`;
+}
+let sumRounding = 0;
+
 /** One query on the three sources; each answer compared with DuckDB's. */
 const crossCheck: Checker = async (q, ordered) => {
   const { text, variables } = typeof q === 'string' ? { text: q, variables: {} } : render(q);
   const problems: string[] = [];
   const valueErrors: string[] = [];
-  const answers: { p: string; status: number; text: string; raw: string; body: any }[] = [];
+  const answers: { p: string; status: number; text: string; rounded: string; raw: string; body: any }[] = [];
   for (const p of PREFIXES) {
     const r = await s.app.gql(rename(text, 'dk', p), variables);
     scan(p, r, problems, valueErrors);
-    answers.push({ p, status: r.status, text: comparable(rename(normal(r.text), p, 'dk')), raw: r.text, body: r.body });
+    const answer = rename(normal(r.text), p, 'dk');
+    answers.push({ p, status: r.status, text: comparable(answer), rounded: comparable(answer, true), raw: r.text, body: r.body });
   }
   const [dk, ...others] = answers;
   for (const o of others) {
-    // What MariaDB has no statement for is refused, as docs/mysql.md "Not supported" lists.
+    // What MariaDB has no statement for is refused, as docs/mysql.md "What MySQL sources do not do" lists.
     if (o.p === 'my' && refusedOnMysql(o.body)) {
       unsupported++;
+      continue;
+    }
+    if (o.status === dk!.status && !same(o.text, dk!.text, forgiven, ordered) && same(o.rounded, dk!.rounded, forgiven, ordered)) {
+      sumRounding++;
       continue;
     }
     if (o.status !== dk!.status || !same(o.text, dk!.text, forgiven, ordered)) problems.push(`${o.p} differs from dk:\n    dk ${dk!.raw}\n    ${o.p} ${o.raw}`);
@@ -144,7 +160,7 @@ describe(`the same data on DuckDB, PostgreSQL and MariaDB answers the same (seed
     // A source that failed to load (a fixture the database refuses) would leave nothing to compare.
     for (const p of PREFIXES) expect(Object.keys(schema.getQueryType()!.getFields())).toContain(`${p}_item`);
     const run = await fuzz(schema, 'dk', crossCheck, SEED, RUNS, undefined, true);
-    console.log(`${run.clean} answers without errors; value errors seen: ${[...run.valueErrors].join('; ') || 'none'}; forgiven ${JSON.stringify(forgiven)}; not supported on mysql ${unsupported}`);
+    console.log(`${run.clean} answers without errors; value errors seen: ${[...run.valueErrors].join('; ') || 'none'}; forgiven ${JSON.stringify(forgiven)}; not supported on mysql ${unsupported}; double sums differing in the last digits ${sumRounding}`);
     expect(run.failures, run.failures.join('\n\n')).toEqual([]);
   }, 600_000);
 });
