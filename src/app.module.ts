@@ -69,7 +69,7 @@ export class AppModule {
         NodeModule.forRoot(config, log),
         DiscoveryModule,
         JqModule.withCache({ useFactory: (cache: ResultCache) => new ResultJqCache(cache), inject: [ResultCache] }),
-        ExtensionsModule,
+        ExtensionsModule.forApplication((imports ?? []).length > 0),
         // /mcp, for AI agents acting as the caller (docs/mcp.md); off unless MCP_ENABLED=true.
         ...(config.MCP_ENABLED ? [McpModule] : []),
         ...(imports ?? []),
@@ -79,7 +79,7 @@ export class AppModule {
       providers: [
         {
           provide: APOLLO,
-          useFactory: (schema: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, jq: JqEngine, client: InProcessClient, limits: RequestLimits) => {
+          useFactory: async (schema: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, jq: JqEngine, client: InProcessClient, limits: RequestLimits) => {
             // jq() fields are transformed once the whole result exists (SPEC §8), querySvc as the caller.
             const jqFields = jqFieldsPlugin({ engine: jq, client });
             return createGraphqlServer(config, schema, writes, roleSchemas, log, limits, [jqFields]);

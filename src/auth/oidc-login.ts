@@ -5,7 +5,7 @@
 // `finish` checks them against the callback, exchanges the code (client_secret at the token
 // endpoint), verifies the ID token and hands it back for the session cookie (OIDC_COOKIE_NAME), which
 // the OIDC provider then accepts like a Bearer token. Tokens and secrets never reach a message.
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import type { Config } from '../config/schema.js';
 import { ErrorCode, PublicError } from '../shared/errors.js';
 import type { AuthSettings } from './settings.js';
@@ -38,7 +38,9 @@ export function safeReturn(v: unknown): string {
 }
 
 export class OidcLogin {
-  private config?: Promise<client.Configuration>;
+  // openid-client is imported with the first login, not at start (issue 30: ~0.5 MB of heap that
+  // a server without the browser login would carry).
+  private session?: Promise<{ client: typeof Client; config: Client.Configuration }>;
 
   constructor(
     private readonly cfg: OidcConfig & { client_id: string; redirect_uri: string },
@@ -58,22 +60,25 @@ export class OidcLogin {
     return this.cfg.redirect_uri.startsWith('https:');
   }
 
-  private discover(): Promise<client.Configuration> {
-    this.config ??= client
-      .discovery(new URL(this.cfg.issuer), this.cfg.client_id, this.cfg.client_secret ?? undefined, this.cfg.client_secret ? client.ClientSecretBasic(this.cfg.client_secret) : client.None(), {
-        // A loopback or test issuer may be plain http; openid-client refuses it otherwise.
-        ...(this.cfg.issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {}),
-        timeout: Math.ceil(this.settings.fetchTimeoutMs / 1000),
-      })
+  private discover(): Promise<{ client: typeof Client; config: Client.Configuration }> {
+    this.session ??= import('openid-client')
+      .then(async (client) => ({
+        client,
+        config: await client.discovery(new URL(this.cfg.issuer), this.cfg.client_id, this.cfg.client_secret ?? undefined, this.cfg.client_secret ? client.ClientSecretBasic(this.cfg.client_secret) : client.None(), {
+          // A loopback or test issuer may be plain http; openid-client refuses it otherwise.
+          ...(this.cfg.issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {}),
+          timeout: Math.ceil(this.settings.fetchTimeoutMs / 1000),
+        }),
+      }))
       .catch((e: unknown) => {
-        this.config = undefined;
+        this.session = undefined;
         throw new PublicError(ErrorCode.SourceUnavailable, `the OIDC issuer could not be discovered (${(e as { code?: string }).code ?? 'unreachable'})`, 503);
       });
-    return this.config;
+    return this.session;
   }
 
   async begin(returnTo: unknown): Promise<LoginStart> {
-    const config = await this.discover();
+    const { client, config } = await this.discover();
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -96,11 +101,11 @@ export class OidcLogin {
       throw new PublicError(ErrorCode.Unauthenticated, 'the login has no state: start it again at /auth/login', 401);
     }
     if (Date.now() - saved.t > LOGIN_TTL_S * 1000) throw new PublicError(ErrorCode.Unauthenticated, 'the login took too long: start it again at /auth/login', 401);
-    const config = await this.discover();
+    const { client, config } = await this.discover();
     // The callback's own origin may differ behind a proxy: the registered redirect URI is what was sent.
     const current = new URL(this.cfg.redirect_uri);
     current.search = callback.search;
-    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof Client.authorizationCodeGrant>>;
     try {
       tokens = await client.authorizationCodeGrant(config, current, { pkceCodeVerifier: saved.v, expectedState: saved.s, expectedNonce: saved.n, idTokenExpected: true });
     } catch (e) {
@@ -120,8 +125,9 @@ export class OidcLogin {
 
   /** The issuer's logout page when it has one (RP-initiated logout), else undefined. */
   async endSession(idToken: string | undefined, postLogout: string): Promise<string | undefined> {
-    const config = await this.discover().catch(() => undefined);
-    if (!config?.serverMetadata().end_session_endpoint) return undefined;
+    const session = await this.discover().catch(() => undefined);
+    if (!session?.config.serverMetadata().end_session_endpoint) return undefined;
+    const { client, config } = session;
     return client.buildEndSessionUrl(config, { ...(idToken ? { id_token_hint: idToken } : {}), post_logout_redirect_uri: postLogout, client_id: this.cfg.client_id }).href;
   }
 }

@@ -3,11 +3,10 @@
 // Apollo would install by itself from the environment are disabled explicitly). Field-level traces,
 // reported to Studio or returned inline to a federation gateway (`ftv1`), show a role only what it
 // may see: an operation that touches a field the role cannot see is reported without its fields.
+// The reporting plugins are imported only when they are used (issue 30: with Apollo's protobuf
+// definitions they are ~1.7 MB of heap that a server without Studio or federation would carry).
 import type { ApolloConfigInput, ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginSchemaReportingDisabled, ApolloServerPluginUsageReportingDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginInlineTrace } from '@apollo/server/plugin/inlineTrace';
-import { ApolloServerPluginSchemaReporting } from '@apollo/server/plugin/schemaReporting';
-import { ApolloServerPluginUsageReporting } from '@apollo/server/plugin/usageReporting';
 import { getNamedType, type GraphQLSchema, TypeInfo, visit, visitWithTypeInfo } from 'graphql';
 import type { Config } from '../config/schema.js';
 import type { RequestContext } from '../executor/request-context.js';
@@ -40,7 +39,8 @@ export function visibleToRole(rc: Resolved, schemas: SchemaService): boolean {
  * Apollo's inline trace plugin (federation `ftv1`), with the trace dropped from the answer when the
  * operation touches a field the role cannot see: the trace would name it, its type and its error.
  */
-function roleAwareInlineTrace(schemas: SchemaService): ApolloServerPlugin<RequestContext> {
+async function roleAwareInlineTrace(schemas: SchemaService): Promise<ApolloServerPlugin<RequestContext>> {
+  const { ApolloServerPluginInlineTrace } = await import('@apollo/server/plugin/inlineTrace');
   const inner = ApolloServerPluginInlineTrace() as ApolloServerPlugin<RequestContext>;
   return {
     serverWillStart: inner.serverWillStart!.bind(inner),
@@ -68,11 +68,11 @@ export interface StudioSetup {
   readonly plugins: ApolloServerPlugin<RequestContext>[];
 }
 
-export function apolloStudio(config: Config, schemas: SchemaService, log: Logger): StudioSetup {
+export async function apolloStudio(config: Config, schemas: SchemaService, log: Logger): Promise<StudioSetup> {
   const plugins: ApolloServerPlugin<RequestContext>[] = [];
   // A subgraph's traces go to the gateway inline; the gateway reports them (FEDERATION=true). The
   // disabled marker keeps Apollo from installing its own inline trace plugin beside this one.
-  plugins.push(ApolloServerPluginInlineTraceDisabled(), ...(config.FEDERATION ? [roleAwareInlineTrace(schemas)] : []));
+  plugins.push(ApolloServerPluginInlineTraceDisabled(), ...(config.FEDERATION ? [await roleAwareInlineTrace(schemas)] : []));
   if (!config.APOLLO_KEY || !config.APOLLO_GRAPH_REF) {
     if (config.APOLLO_KEY || config.APOLLO_GRAPH_REF) log.warn('Apollo Studio reporting is off: it needs both APOLLO_KEY and APOLLO_GRAPH_REF');
     plugins.push(ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled());
@@ -80,6 +80,7 @@ export function apolloStudio(config: Config, schemas: SchemaService, log: Logger
     return { plugins };
   }
   const endpoint = (url: string) => (url ? { endpointUrl: url } : {});
+  const { ApolloServerPluginUsageReporting } = await import('@apollo/server/plugin/usageReporting');
   plugins.push(ApolloServerPluginUsageReporting<RequestContext>({
     ...endpoint(config.APOLLO_USAGE_REPORTING_URL),
     // Field-level detail for a sample of the operations (Apollo's default share is 1%), and only for
@@ -92,7 +93,7 @@ export function apolloStudio(config: Config, schemas: SchemaService, log: Logger
   // A subgraph's schema is published to the supergraph by `rover subgraph publish` (schema.subgraph.graphql);
   // Apollo's schema reporting refuses subgraphs.
   if (config.FEDERATION) plugins.push(ApolloServerPluginSchemaReportingDisabled());
-  else plugins.push(ApolloServerPluginSchemaReporting({ ...endpoint(config.APOLLO_SCHEMA_REPORTING_URL) }));
+  else plugins.push((await import('@apollo/server/plugin/schemaReporting')).ApolloServerPluginSchemaReporting({ ...endpoint(config.APOLLO_SCHEMA_REPORTING_URL) }));
   log.info({ graph_ref: config.APOLLO_GRAPH_REF }, 'Apollo Studio reporting on');
   return { apollo: { key: config.APOLLO_KEY, graphRef: config.APOLLO_GRAPH_REF }, plugins };
 }

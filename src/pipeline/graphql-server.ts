@@ -203,15 +203,15 @@ class SafelistedApolloServer extends ApolloServer<RequestContext> {
 }
 
 /** The Apollo server of the served schema, not yet started (OperationRunner starts it). */
-export function createGraphqlServer(
+export async function createGraphqlServer(
   config: Config, schemas: SchemaService, writes: WriteEvents, roleSchemas: RoleSchemas, log: Logger,
   /** The request limits (LIMITS): the one object every entry point applies. */
   guard: RequestLimits,
   /** Plugins of features above the pipeline (jq's jq() fields), run after svc's own. */
   extraPlugins: readonly ApolloServerPlugin<RequestContext>[] = [],
-): ApolloServer<RequestContext> {
+): Promise<ApolloServer<RequestContext>> {
   const format = formatError(log);
-  const studio = apolloStudio(config, schemas, log);
+  const studio = await apolloStudio(config, schemas, log);
   const safelist = config.PERSISTED_QUERIES_ONLY ? Safelist.load(config.PERSISTED_QUERIES_MANIFEST) : undefined;
   if (safelist) log.info({ operations: safelist.size, manifest: config.PERSISTED_QUERIES_MANIFEST }, 'svc: only persisted queries are served');
   const options: ApolloServerOptions<RequestContext> = {

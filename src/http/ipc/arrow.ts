@@ -10,7 +10,7 @@ import {
   type FragmentDefinitionNode, getNamedType, getNullableType, type GraphQLField, GraphQLList, type GraphQLOutputType, isCompositeType, isListType,
   isObjectType, Kind, type SelectionSetNode,
 } from 'graphql';
-import wkx from 'wkx';
+import { wkx } from '../../shared/geo/codec.js';
 import { stringifyJson } from '../../shared/json.js';
 
 /** One Arrow column: its name, type, and how a JSON value of the GraphQL answer becomes its value. */
@@ -31,7 +31,7 @@ const same = (v: unknown): unknown => (v === undefined ? null : v);
 /** Geometry as WKB (SPEC §13); the answer holds GeoJSON (an object, or its text). */
 function wkb(v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  const g = typeof v === 'string' ? (v.trimStart().startsWith('{') ? wkx.Geometry.parseGeoJSON(JSON.parse(v)) : wkx.Geometry.parse(v)) : wkx.Geometry.parseGeoJSON(v as object);
+  const g = typeof v === 'string' ? (v.trimStart().startsWith('{') ? wkx().Geometry.parseGeoJSON(JSON.parse(v)) : wkx().Geometry.parse(v)) : wkx().Geometry.parseGeoJSON(v as object);
   return new Uint8Array(g.toWkb());
 }
 

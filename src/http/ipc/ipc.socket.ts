@@ -12,7 +12,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { RequestContext } from '../../executor/request-context.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import { Serial } from '../../shared/mutex.js';
@@ -189,7 +189,8 @@ class IpcSession {
 
 @Injectable()
 export class IpcSocketServer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private wss?: WebSocketServer;
+  // ws is imported with the first /ipc upgrade, not at start (issue 30), as /subscribe's.
+  private wss?: Promise<WebSocketServer>;
 
   constructor(
     @Inject(HttpAdapterHost) private readonly host: HttpAdapterHost,
@@ -201,25 +202,30 @@ export class IpcSocketServer implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
+    (this.host.httpAdapter.getHttpServer() as Server).on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if ((req.url ?? '').split('?')[0] !== '/ipc') return;
+      void (this.wss ??= this.open()).then((wss) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)));
+    });
+  }
+
+  private async open(): Promise<WebSocketServer> {
+    const { WebSocketServer } = await import('ws');
     const wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.config.MAX_BODY_SIZE,
       handleProtocols: (protocols) => (protocols.has(IPC_SUBPROTOCOL) ? IPC_SUBPROTOCOL : false),
     });
-    this.wss = wss;
     wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
       // Only clients speaking the protocol: anything else is closed at once (1002 protocol error).
       if (ws.protocol !== IPC_SUBPROTOCOL) return ws.close(1002, `subprotocol ${IPC_SUBPROTOCOL} required`);
       new IpcSession(ws, req, this);
     });
-    (this.host.httpAdapter.getHttpServer() as Server).on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if ((req.url ?? '').split('?')[0] !== '/ipc') return;
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
-    });
+    return wss;
   }
 
-  onApplicationShutdown(): void {
-    for (const c of this.wss?.clients ?? []) c.close(1001, 'server stopping');
-    this.wss?.close();
+  async onApplicationShutdown(): Promise<void> {
+    const wss = await this.wss;
+    for (const c of wss?.clients ?? []) c.close(1001, 'server stopping');
+    wss?.close();
   }
 }

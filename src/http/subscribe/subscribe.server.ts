@@ -7,8 +7,7 @@ import type { Duplex } from 'node:stream';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { RawHeaders } from '../../auth/request.js';
 import type { RequestContext } from '../../executor/request-context.js';
 import { PublicError } from '../../shared/errors.js';
@@ -45,7 +44,10 @@ const sleep = (ms: number, stop: AbortSignal) =>
 
 @Injectable()
 export class SubscriptionServer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private wss?: WebSocketServer;
+  // ws and graphql-ws are imported with the first /subscribe upgrade, not at start (issue 30: ~0.9 MB
+  // of heap with /ipc's ws that a server nobody subscribes to would carry). The upgraded socket is
+  // not read until the server takes it, so nothing the client sends meanwhile is lost.
+  private wss?: Promise<WebSocketServer>;
   private dispose?: () => void | Promise<void>;
 
   constructor(
@@ -57,13 +59,16 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    const wss = new WebSocketServer({ noServer: true, maxPayload: this.config.MAX_BODY_SIZE });
-    this.wss = wss;
     const server = this.host.httpAdapter.getHttpServer() as Server;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       if ((req.url ?? '').split('?')[0] !== SUBSCRIBE_PATH) return;
-      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      void (this.wss ??= this.open()).then((wss) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)));
     });
+  }
+
+  private async open(): Promise<WebSocketServer> {
+    const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
+    const wss = new WebSocketServer({ noServer: true, maxPayload: this.config.MAX_BODY_SIZE });
     this.dispose = useServer<Record<string, unknown>, Connection>(
       {
         onConnect: async (ctx) => {
@@ -95,12 +100,14 @@ export class SubscriptionServer implements OnApplicationBootstrap, OnApplication
       },
       wss,
     ).dispose;
+    return wss;
   }
 
   async onApplicationShutdown(): Promise<void> {
+    const wss = await this.wss;
     await this.dispose?.();
-    for (const c of this.wss?.clients ?? []) c.close(1001, 'server stopping');
-    this.wss?.close();
+    for (const c of wss?.clients ?? []) c.close(1001, 'server stopping');
+    wss?.close();
   }
 
   /** One result per interval; ends after `count`, when the client leaves, or when the caller may no longer ask. */

@@ -2,8 +2,12 @@
 // spatial extension offline): they may hold WKT, EWKT, GeoJSON or hex (E)WKB, and svc writes WKT
 // (EWKT when the SRID is not 4326). Output follows PostGIS's ST_AsGeoJSON so both dialects answer
 // alike: at most 9 decimals, and a short `crs` member unless the SRID is 4326.
-import wkx from 'wkx';
+import type Wkx from 'wkx';
+import { lazyRequire } from '../lazy-require.js';
 import { DEFAULT_SRID, type Geo, GeoError, type Geometry } from './types.js';
+
+// wkx is loaded with the first geometry text (issue 30: most catalogs have none).
+export const wkx = lazyRequire<typeof Wkx>('wkx');
 
 const GEOJSON_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 
@@ -75,7 +79,7 @@ export function parseGeometry(value: unknown): Geo {
   }
   try {
     const hex = /^[0-9a-f]+$/i.test(text) && text.length % 2 === 0;
-    const g = wkx.Geometry.parse(hex ? Buffer.from(text, 'hex') : text.toUpperCase());
+    const g = wkx().Geometry.parse(hex ? Buffer.from(text, 'hex') : text.toUpperCase());
     const geometry = g.toGeoJSON() as Geometry;
     checkGeoJson(geometry);
     return { geometry, srid: g.srid || DEFAULT_SRID };
@@ -102,7 +106,7 @@ export function geoJsonText(g: Geo): string {
 
 /** The text svc stores in a VARCHAR geometry column: WKT, or EWKT when the SRID is not 4326. */
 export function storedText(g: Geo): string {
-  const w = wkx.Geometry.parseGeoJSON(g.geometry);
+  const w = wkx().Geometry.parseGeoJSON(g.geometry);
   if (g.srid === DEFAULT_SRID) return w.toWkt();
   w.srid = g.srid;
   return w.toEwkt();

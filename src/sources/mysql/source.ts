@@ -1,7 +1,7 @@
 // A `mysql` data source (MySQL or MariaDB; SPEC §3.1): a mysql2 pool. Statements are written by
 // the MySQL compiler with `$n` placeholders and sent as server-side prepared statements with `?`.
-import { createRequire } from 'node:module';
 import type * as mysql from 'mysql2/promise';
+import { lazyRequire } from '../../shared/lazy-require.js';
 import type { DataObject } from '../../catalog/model.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { PoolStats } from '../../shared/metrics.js';
@@ -14,8 +14,7 @@ import { type DataSourceRuntime, type Row, type SourceConnection, splitTableName
 
 // mysql2 is loaded when the first MySQL source is created, not at start: most catalogs have none,
 // and its code is ~0.5 MB of the idle server's memory. Its CommonJS entry, required synchronously.
-let driver: typeof mysql | undefined;
-const mysql2 = (): typeof mysql => (driver ??= createRequire(import.meta.url)('mysql2/promise') as typeof mysql);
+const mysql2 = lazyRequire<typeof mysql>('mysql2/promise');
 import { mysqlError } from './errors.js';
 import { positional } from './placeholders.js';
 import type { CancelSignal } from '../../shared/request-scope.js';

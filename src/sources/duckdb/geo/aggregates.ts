@@ -1,9 +1,8 @@
 // Geometry aggregations of SPEC §4.2 on DuckDB sources: union, extent and intersection over the
 // non-null values of a group (DuckDB hands them over as one list). Polygons are combined by
 // polygon clipping; points and lines are kept as they are (lines are not noded as GEOS does).
-import booleanIntersects from '@turf/boolean-intersects';
 import type { LineString, MultiPoint, Point, Position } from 'geojson';
-import { intersection as clipIntersection, union as clipUnion } from 'polyclip-ts';
+import { booleanIntersects, intersection as clipIntersection, union as clipUnion } from './libraries.js';
 import { envelope } from './derived.js';
 import { clip, dimension, isEmpty, parts, polygonal, polygonalCoordinates } from './shapes.js';
 import { type Geo, GeoError, type Geometry } from '../../../shared/geo/types.js';

@@ -6,7 +6,8 @@
 // pieces: the simple stretches of that curve, single segments' rectangles, wedges at the turns
 // between them, half discs at line ends. Same outline, but orders of magnitude slower.
 import type { Geometry, Position } from 'geojson';
-import { difference, type Geom, union } from 'polyclip-ts';
+import type { Geom } from 'polyclip-ts';
+import { difference, union } from './libraries.js';
 import { meetInside, segmentsTouch } from './derived.js';
 import { parts } from './shapes.js';
 import { GeoError } from '../../../shared/geo/types.js';

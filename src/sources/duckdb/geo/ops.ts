@@ -1,7 +1,6 @@
 // A Geometry field's transforms and measurements (SPEC §4) on DuckDB values, with the semantics of
 // the PostGIS functions the PostgreSQL compiler emits for them, so both sources answer alike.
-import geodesic from 'geographiclib-geodesic';
-import proj4 from 'proj4';
+import { geodesic, proj4 } from './libraries.js';
 import { buffer } from './buffer.js';
 import { centroid, convexHull, envelope, simplify } from './derived.js';
 import { parts } from './shapes.js';
@@ -29,7 +28,7 @@ export function converter(from: number, to: number): Mapper {
   const key = `${from}>${to}`;
   let map = converters.get(key);
   if (!map) {
-    const projector = proj4(projection(from), projection(to));
+    const projector = proj4()(projection(from), projection(to));
     map = (p) => {
       const [x, y] = projector.forward([p[0]!, p[1]!]);
       if (!Number.isFinite(x) || !Number.isFinite(y)) throw new GeoError(`a coordinate has no position in SRID ${to}`);
@@ -161,11 +160,16 @@ const planarArea = (ring: Position[]): number => {
   return Math.abs(s / 2);
 };
 
-// One accumulator each, cleared per ring: measurements run synchronously, never interleaved.
-const polyline = geodesic.Geodesic.WGS84.Polygon(true);
-const polygon = geodesic.Geodesic.WGS84.Polygon(false);
+// One accumulator each, made on the first measurement and cleared per ring: measurements run
+// synchronously, never interleaved.
+type Accumulator = ReturnType<ReturnType<typeof geodesic>['Geodesic']['WGS84']['Polygon']>;
+let accumulators: { polyline: Accumulator; polygon: Accumulator } | undefined;
+const accumulator = (kind: 'polyline' | 'polygon'): Accumulator => (accumulators ??= {
+  polyline: geodesic().Geodesic.WGS84.Polygon(true), polygon: geodesic().Geodesic.WGS84.Polygon(false),
+})[kind];
 
 const geodesicLength = (line: Position[]): number => {
+  const polyline = accumulator('polyline');
   polyline.Clear();
   for (const p of line) polyline.AddPoint(p[1]!, p[0]!);
   return polyline.Compute(false, true).perimeter;
@@ -173,6 +177,7 @@ const geodesicLength = (line: Position[]): number => {
 
 /** As liblwgeom: the closing position is not added, the area is taken unsigned. */
 const geodesicArea = (ring: Position[]): number => {
+  const polygon = accumulator('polygon');
   polygon.Clear();
   for (let i = 0; i < ring.length - 1; i++) polygon.AddPoint(ring[i]![1]!, ring[i]![0]!);
   return Math.abs(polygon.Compute(false, true).area ?? 0);

@@ -1,10 +1,7 @@
 // Geometry filters of SPEC §4.1 on DuckDB sources: eq (ST_Equals), intersects, contains and
 // st_within, with PostGIS's meaning. Polygonal pairs are decided by polygon clipping (holes
 // count); other pairs by turf's predicates.
-import booleanContains from '@turf/boolean-contains';
-import booleanEqual from '@turf/boolean-equal';
-import booleanIntersects from '@turf/boolean-intersects';
-import { difference } from 'polyclip-ts';
+import { booleanContains, booleanEqual, booleanIntersects, difference } from './libraries.js';
 import { type Geo, GeoError, type Geometry } from '../../../shared/geo/types.js';
 import { clip, dimension, isEmpty, polygonalCoordinates } from './shapes.js';
 
