@@ -61,6 +61,8 @@ export class DuckDbEngine {
     private readonly maxIdle = 0,
     /** The DuckDB sources' compiler (DUCKDB_WINDOW_ROWS: ordered lists read in key windows). */
     readonly compiler = new DuckDbCompiler(),
+    /** DuckDB's memory_limit as set when the instance was opened. */
+    private readonly memoryLimit = '',
   ) {
     if (openEngines.size === 0) process.once('exit', interruptOnExit);
     openEngines.add(this);
@@ -70,10 +72,11 @@ export class DuckDbEngine {
     // Extensions cannot be downloaded here (DESIGN.md §1): only built-in ones load. DuckDB's own
     // memory default (80% of the machine) leaves the Node process no room: bounded here (issue 31).
     const pool = maxOpen > 0 ? maxOpen : 4;
+    const memoryLimit = `${limits.memoryLimitMb ?? defaultMemoryLimitMb()}MB`;
     const instance = await DuckDBInstance.create(path || ':memory:', {
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'true',
-      memory_limit: `${limits.memoryLimitMb ?? defaultMemoryLimitMb()}MB`,
+      memory_limit: memoryLimit,
       threads: String(limits.threads ?? defaultThreads(pool)),
       // DuckDB's allocator (jemalloc) returns freed pages after 1 s only while something allocates:
       // on an idle server, what start-up and the last big statement freed stayed resident (8–27 MB
@@ -88,7 +91,7 @@ export class DuckDbEngine {
     registerGeometryFunctions(c);
     const name = String((await c.runAndReadAll('SELECT current_database()')).getRows()[0]?.[0] ?? 'memory');
     c.closeSync();
-    return new DuckDbEngine(instance, pool, name, timeoutMs, limits.maxIdle ?? 0, new DuckDbCompiler(limits.windowRows ?? 0));
+    return new DuckDbEngine(instance, pool, name, timeoutMs, limits.maxIdle ?? 0, new DuckDbCompiler(limits.windowRows ?? 0), memoryLimit);
   }
 
   /** Connections of the read pool (DB_MAX_OPEN_CONNS): the size of its admission gate. */
@@ -352,6 +355,24 @@ export class DuckDbEngine {
     } finally {
       this.wrote();
     }
+  }
+
+  /**
+   * Evicts the table and index blocks DuckDB keeps in its buffer pool once read or written: they are
+   * in their file and read back when next used. DuckDB keeps them until memory_limit is reached and
+   * has no statement to drop them; lowering the limit evicts them (what is pinned stays), and it is
+   * set back at once. Run once, at the end of the start (issue 30: the start's CHECKPOINT left the core
+   * database's 11.5 MB of blocks cached, with the bench's catalogs), never while statements run.
+   */
+  async dropCachedBlocks(): Promise<void> {
+    await this.withConnection(async (c) => {
+      try {
+        await c.run("SET memory_limit = '1MB'");
+      } catch {
+        // More than 1 MB is pinned: DuckDB refuses the limit after evicting what it could.
+      }
+      await c.run(`SET memory_limit = '${this.memoryLimit}'`);
+    });
   }
 
   /** Interrupts every statement running on a pooled connection (they end with DuckDB's interrupt error). */
