@@ -8,7 +8,8 @@
 // Environment: BIG_CHECKOUT (another checkout's dist/ to measure), BIG_PORT (default a free one), BIG_ORDER
 // (0: no order_by), BIG_ENV (extra settings of the server, e.g. "DUCKDB_THREADS=1"), BIG_SAVE (a file the first
 // answer is written to, to compare two builds or settings byte for byte with `cmp`), BIG_NODE_ARGS (node's own
-// flags for the server, e.g. "--max-semi-space-size=2").
+// flags for the server, e.g. "--max-semi-space-size=2"), BIG_DIR (the server's working directory, kept: a second run with the
+// same one starts on the core database the first wrote, as a restarted server does; by default a new one each run).
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -32,7 +33,7 @@ if (!existsSync(file)) {
   c.closeSync();
   instance.closeSync();
 }
-const dir = mkdtempSync(join(tmpdir(), 'svc-big-'));
+const dir = process.env.BIG_DIR ? resolve(process.env.BIG_DIR) : mkdtempSync(join(tmpdir(), 'svc-big-'));
 const catalog = join(dir, 'catalogs', 'big');
 mkdirSync(catalog, { recursive: true });
 writeFileSync(join(catalog, 'source.yaml'), `type: duckdb\npath: "${file}"\nprefix: big\nas_module: false\nread_only: true\n`);
