@@ -78,15 +78,19 @@ const refusedOnMysql = (body: { errors?: { message: string; extensions?: { code?
   body?.errors?.some((e) => e.extensions?.code === 'BAD_USER_INPUT' && / is not supported on mysql sources/.test(e.message));
 
 /**
- * A double `sum` or `avg` to 15 significant digits: each database adds the rows in its own order, so
+ * Doubles to 15 significant digits, for a query with a `sum` or `avg`: each database adds the rows in its own order, so
  * the last bit may differ (0.1 + -0 + 0.3 + 2.5e-8 + -1.5 is -1.0999999749999998 on DuckDB, -1.099999975
- * on PostgreSQL and MariaDB; docs/catalogs.md). Integers (BigInt sums) stay exact.
+ * on PostgreSQL and MariaDB; docs/catalogs.md); one below the smallest normal double as 0 (the average
+ * of -0 and 5e-324 is 0 on DuckDB and MariaDB, 5e-324 on PostgreSQL). Integers (BigInt sums) stay exact.
  */
-function roundSums(key: string, v: unknown): unknown {
-  if ((key !== 'sum' && key !== 'avg') || typeof v !== 'string' || !/^#-?\d+(\.\d+)?e|^#-?\d+\./i.test(v)) return v;
-  return `#${Number(v.slice(1)).toPrecision(15)}`;
+function roundSums(_key: string, v: unknown): unknown {
+  if (typeof v !== 'string' || !/^#-?\d+(\.\d+)?e|^#-?\d+\./i.test(v)) return v;
+  // Below the smallest normal double (an average of subnormals) PostgreSQL divides the sum as a numeric.
+  const x = Number(v.slice(1));
+  return Math.abs(x) < 2.2250738585072014e-308 ? '#0' : `#${x.toPrecision(15)}`;
 }
 let sumRounding = 0;
+const SUMS = /\b(sum|avg)\b/;
 
 /** One query on the three sources; each answer compared with DuckDB's. */
 const crossCheck: Checker = async (q, ordered) => {
@@ -107,7 +111,8 @@ const crossCheck: Checker = async (q, ordered) => {
       unsupported++;
       continue;
     }
-    if (o.status === dk!.status && !same(o.text, dk!.text, forgiven, ordered) && same(o.rounded, dk!.rounded, forgiven, ordered)) {
+    // Only where the query asks for a sum or an average (under any alias): elsewhere doubles compare exactly.
+    if (SUMS.test(text) && o.status === dk!.status && !same(o.text, dk!.text, forgiven, ordered) && same(o.rounded, dk!.rounded, forgiven, ordered)) {
       sumRounding++;
       continue;
     }
@@ -126,6 +131,9 @@ const FOUND = [
   // real widened the stored 3.4e38 (4.857142788777664e+37) and its avg of doubles near 1.8e308 failed.
   { q: '{ dk_item_aggregation { dec2 { avg } i4 { avg } i8 { avg } f4 { avg sum } f8 { avg } } }', data: { dk_item_aggregation: {
     dec2: { avg: 2057635.1733333333 }, i4: { avg: 8.166666666666666 }, i8: { avg: 1286742750677285.2 }, f4: { avg: 4.857142857142857e+37, sum: 3.4e+38 }, f8: { avg: 2.5681330498033083e+307 } } } },
+  // PostgreSQL: the average of -0 and 5e-324 underflowed a double division ("value out of range"): answered
+  // (5e-324 there, 0 on DuckDB and MariaDB: docs/catalogs.md), not failed.
+  { q: '{ dk_item_aggregation(filter: {id: {in: [2, 5]}}) { f8 { avg } } }', data: { dk_item_aggregation: { f8: { avg: 0 } } } },
   { q: '{ dk_item_aggregation(filter: {id: {in: [1, 7]}}) { f4 { avg sum } } }', data: { dk_item_aggregation: { f4: { avg: 61728.9, sum: 123457.8 } } } },
   // DuckDB: the empty key's JSON path (`$.""`) is refused, so `has: ""` failed the query.
   { q: '{ dk_item(filter: {j: {has: ""}}) { id } }', data: { dk_item: [{ id: 7 }] } },

@@ -327,8 +327,15 @@ export class PostgresCompiler extends RowsCompiler {
       // numeric averages would print 30 decimals; the wire format is a double (SPEC §3.4). Not avg():
       // over double precision it also sums squares, and fails ("value out of range") on values past
       // 1.34e154 that DuckDB and MariaDB average (cross-source fuzz); over a numeric count the sum
-      // divides as avg() divides, a double sum as a double.
-      case 'avg': return `(sum(${d}${arg})${f()} / NULLIF(count(${d}${arg})${f()}, 0)::numeric)::double precision`;
+      // divides as avg() divides, a double sum as a double. A double quotient that underflows fails
+      // too ("value out of range: underflow"), so a sum below 1e-290 divides as a numeric, and one
+      // that rounds to no double is 0.
+      case 'avg': {
+        const sum = `sum(${d}${arg})${f()}`;
+        const n = `NULLIF(count(${d}${arg})${f()}, 0)`;
+        const exact = `(${sum}::numeric / ${n})`;
+        return `(CASE WHEN abs(${sum}) >= 1e-290 OR ${sum} = 0 THEN ${sum} / ${n}::numeric WHEN abs(${exact}) <= 2.4703282292062328e-324 THEN 0 ELSE ${exact} END)::double precision`;
+      }
       default: return `${fn}(${d}${arg})${f()}`;
     }
   }
