@@ -6,72 +6,26 @@
 // same answer text on every source: `data` compared as text (numbers exactly as written), errors by
 // code and path. Bucket aggregations (no order of their own) are compared as sets. A mismatch is cut
 // down by the harness's minimiser. FUZZ_SEED and FUZZ_RUNS change the seed and count.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchemaService } from '../../src/pipeline/schema.service.js';
-import { FIXTURES } from '../support/app.js';
-import { createMysqlDatabase, type TestMysqlDatabase } from '../support/mysql.js';
-import { startSources, type Sources } from '../support/sources.js';
+import { comparable, type CrossSources, PREFIXES, rename, startCrossSources } from '../support/cross-sources.js';
 import { type Checker, forgiven, fuzz, normal, same, scan } from './differential/harness.js';
 import { render } from './differential/generator.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 40);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
-const fixture = (name: string) => readFileSync(join(FIXTURES, 'fuzz', name), 'utf8');
 
-const SCHEMA = fixture('cross.graphql');
-
-// Not `pg`: a message naming `pg_item` reads as PostgreSQL's own text (harness.ts DATABASE_TEXT).
-const PREFIXES = ['dk', 'pgs', 'my'] as const;
-let my: TestMysqlDatabase;
-let s: Sources;
-
-/**
- * The rows (comments out) as MariaDB reads them: backslashes in plain strings doubled (they are escapes there), E''
- * strings written plain (their escapes are MariaDB's), instants without their `+00` (the session is UTC).
- */
-const mariadbRows = (sql: string) => sql
-  .replace(/^--.*$/gm, '')
-  .replace(/(E?)'((?:[^']|'')*)'/g, (_m, e: string, body: string) => `'${e ? body : body.replace(/\\/g, '\\\\')}'`)
-  .replace(/(\d\d:\d\d(?:\.\d+)?)\+00'/g, "$1'");
+let x: CrossSources;
+let s: CrossSources['s'];
 
 beforeAll(async () => {
-  const rows = fixture('cross-rows.sql');
-  my = await createMysqlDatabase('svc_xsrc');
-  await my.exec(fixture('cross-mysql.sql') + mariadbRows(rows));
-  s = await startSources({
-    name: 'svc_xsrc',
-    pgSql: fixture('cross-pg.sql') + rows,
-    sources: [
-      { name: 'dk', yaml: 'type: duckdb\npath: dk.duckdb\ncreate: true\nseed: seed.sql\nprefix: dk\n', schema: SCHEMA, seed: fixture('cross-duckdb.sql') + rows },
-      { name: 'pgs', yaml: 'type: postgres\npath: "[$PG]"\nprefix: pgs\n', schema: SCHEMA },
-      { name: 'my', yaml: `type: mysql\npath: "${my.url}"\nprefix: my\n`, schema: SCHEMA },
-    ],
-  });
+  x = await startCrossSources('svc_xsrc');
+  s = x.s;
 }, 120_000);
 
 afterAll(async () => {
-  await s?.close();
-  await my?.drop();
+  await x?.close();
 });
-
-/** The query for source `p`: root fields and type names (`dk_item`, `_dk_item_aggregation`) renamed. */
-const rename = (text: string, from: string, to: string) => text.replace(new RegExp(`(?<![A-Za-z0-9])(_?)${from}_`, 'g'), `$1${to}_`);
-
-/**
- * An answer as compared: `data` with every number kept as the text the server wrote (so `1.1` and
- * `1.100000023841858` differ, and so do 2^53 and 2^53+1), and each error as its code and path.
- */
-function comparable(text: string, rounded = false): string {
-  try {
-    const body = JSON.parse(text.replace(/([:[,])(-?\d[\d.eE+-]*)(?=[,\]}])/g, '$1"#$2"'), rounded ? roundSums : undefined) as { data?: unknown; errors?: { path?: unknown[]; extensions?: { code?: string } }[] };
-    const errors = body.errors?.map((e) => `${e.extensions?.code} at ${e.path?.join('.') ?? '-'}`).sort();
-    return JSON.stringify({ data: body.data, ...(errors ? { errors } : {}) });
-  } catch {
-    return text;
-  }
-}
 
 let unsupported = 0;
 const refusedOnMysql = (body: { errors?: { message: string; extensions?: { code?: string } }[] }) =>
@@ -102,7 +56,7 @@ const crossCheck: Checker = async (q, ordered) => {
     const r = await s.app.gql(rename(text, 'dk', p), variables);
     scan(p, r, problems, valueErrors);
     const answer = rename(normal(r.text), p, 'dk');
-    answers.push({ p, status: r.status, text: comparable(answer), rounded: comparable(answer, true), raw: r.text, body: r.body });
+    answers.push({ p, status: r.status, text: comparable(answer), rounded: comparable(answer, roundSums), raw: r.text, body: r.body });
   }
   const [dk, ...others] = answers;
   for (const o of others) {
