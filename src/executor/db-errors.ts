@@ -102,7 +102,13 @@ function duckdbReason(message: string): DbErrorReason | undefined {
     if (/CHECK/i.test(message)) return 'check_violation';
     return 'unique_violation';
   }
-  if (type === 'conversion' || type === 'invalid input') return /geometry|WKT|WKB|GeoJSON/i.test(message) ? 'invalid_geometry' : 'invalid_value';
+  if (type === 'conversion' || type === 'invalid input') {
+    if (/geometry|WKT|WKB|GeoJSON/i.test(message)) return 'invalid_geometry';
+    // "Type INT32 with value 40000 can't be cast because the value is out of range for the destination
+    // type INT16": out of range, as PostgreSQL's 22003 and MariaDB's 1264 say it.
+    // A number too wide for a DECIMAL(p, s) is "Could not convert string "12345678901.5" to DECIMAL(12,2)".
+    return /value is out of range for the destination type|Could not (convert string "-?[\d.]+"|cast value -?[\d.]+) to DECIMAL/.test(message) ? 'out_of_range' : 'invalid_value';
+  }
   if (type === 'out of range') return 'out_of_range';
   if (type === 'binder' || type === 'catalog' || type === 'parser') return 'catalog_mismatch';
   if (type === 'not implemented') return 'not_supported';

@@ -35,8 +35,18 @@ function exactInteger(text: string): number | bigint {
   return Number.isSafeInteger(n) ? n : BigInt(text);
 }
 
+/** A JSON literal with its integers exact at any depth (`{big: 12345678901234567890}` was ...7000). */
+function exactJson(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
+  switch (ast.kind) {
+    case Kind.INT: return exactInteger(ast.value);
+    case Kind.LIST: return ast.values.map((v) => exactJson(v, variables));
+    case Kind.OBJECT: return Object.fromEntries(ast.fields.map((f) => [f.name.value, exactJson(f.value, variables)]));
+    default: return valueFromASTUntyped(ast, variables);
+  }
+}
+
 /**
- * The BigInt scalar of an SDL-built schema reads literals exactly (issue 15): graphql-js's default
+ * The BigInt and JSON scalars of an SDL-built schema read literals exactly (issue 15): graphql-js's default
  * for a custom scalar parses an Int literal through a double. Values become exact decimal integers
  * (BigInt when beyond 2^53), answered as exact JSON numbers (src/shared/json.ts).
  */
@@ -49,6 +59,8 @@ function exactBigInt(schema: GraphQLSchema): GraphQLSchema {
       ast.kind === Kind.INT || (ast.kind === Kind.STRING && digits.test(ast.value)) ? exactInteger(ast.value) : valueFromASTUntyped(ast, variables),
     parseValue: (v: unknown) => (typeof v === 'string' && digits.test(v) ? exactInteger(v) : v),
   });
+  const json = schema.getType('JSON');
+  if (json instanceof GraphQLScalarType) Object.assign(json, { parseLiteral: exactJson });
   return schema;
 }
 

@@ -815,18 +815,27 @@ export abstract class SqlCompiler {
   }
 
   // ---- writes --------------------------------------------------------------------------------
+  /**
+   * A value stored into a column (INSERT's values, UPDATE's SET): as any expression here. A dialect
+   * types it so the database converts it to the column's own type (a BigInt into numeric(20, 0), not
+   * through a bigint) and refuses what does not fit it.
+   */
+  protected assigned(e: Expr, ctx: SqlContext): string {
+    return this.expr(e, ctx);
+  }
+
   protected write(w: WriteNode, ctx: SqlContext): string {
     const table = (parts: readonly string[]): string => parts.map((p) => this.quoteIdentifier(p)).join('.');
     switch (w.kind) {
       case 'insert': {
         const cols = w.columns.map((c) => this.quoteIdentifier(c)).join(', ');
-        const values = w.values.map((v) => this.expr(v, ctx)).join(', ');
+        const values = w.values.map((v) => this.assigned(v, ctx)).join(', ');
         const body = w.columns.length ? `(${cols}) VALUES (${values})` : 'DEFAULT VALUES';
         const ret = w.returning.length ? ` RETURNING ${w.returning.map((c) => this.quoteIdentifier(c)).join(', ')}` : '';
         return `INSERT INTO ${table(w.table)} ${body}${ret}`;
       }
       case 'update': {
-        const set = [...w.set.map((s) => `${this.quoteIdentifier(s.column)} = ${this.expr(s.value, ctx)}`), ...(w.rawSet ? [w.rawSet] : [])].join(', ');
+        const set = [...w.set.map((s) => `${this.quoteIdentifier(s.column)} = ${this.assigned(s.value, ctx)}`), ...(w.rawSet ? [w.rawSet] : [])].join(', ');
         return `UPDATE ${table(w.table)} AS ${this.quoteIdentifier(w.alias)} SET ${set}${w.where ? ` WHERE ${this.filter(w.where, ctx)}` : ''}`;
       }
       case 'delete':

@@ -8,7 +8,7 @@ import { jsonKey } from '../keys.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
 import type { CompareNode, FilterNode, InGroupNode, SpatialNode } from '../../planner/ir/filter.js';
 import type { SelectNode } from '../../planner/ir/select.js';
-import type { ColumnExpr, GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../../planner/ir/expr.js';
+import type { ColumnExpr, Expr, GeoMeasureExpr, GeoTransformExpr, H3CellExpr, ParamExpr } from '../../planner/ir/expr.js';
 import { type Key, KeySlot, nullKeys, slots, windowRange } from './duckdb-windows.js';
 import { geoJsonOf, geometryAggregate, h3Resolution, geometryFilter, geometryMeasurement, geometryText, geometryTransforms } from './duckdb-geometry.js';
 
@@ -94,6 +94,22 @@ export class DuckDbCompiler extends SqlCompiler {
     // DuckDB casts it to the column's DOUBLE.
     if (scalar === 'Float' && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) return String(value);
     return super.bindValue(value, scalar);
+  }
+
+  /**
+   * A value stored into a column goes as the column converts it, not through the scalar's own type:
+   * a BigInt through HUGEINT (a DECIMAL(20, 0) takes 99999999999999999999, which BIGINT refused; a
+   * BIGINT refuses 2^63 as out of range), a Float written in plain decimals as that text (a DECIMAL
+   * rounds the decimal the client wrote: 1.005 into DECIMAL(12, 2) is 1.01 as on PostgreSQL and
+   * MariaDB, where the double 1.00499999999999989... gave 1.00). -0 and exponents stay doubles: the
+   * text `1e+39` would become a FLOAT's infinity where the double is refused as out of range.
+   */
+  protected override assigned(e: Expr, ctx: SqlContext): string {
+    if (e.kind !== 'param' || e.list || e.value === null || e.value === undefined) return super.assigned(e, ctx);
+    if (e.scalar === 'BigInt') return `CAST($${ctx.add(this.bindValue(e.value, e.scalar))} AS HUGEINT)`;
+    const plain = typeof e.value === 'number' && !Object.is(e.value, -0) && /^-?\d+(\.\d+)?$/.test(String(e.value));
+    if (e.scalar === 'Float' && plain) return `CAST($${ctx.add(String(e.value))} AS VARCHAR)`;
+    return super.assigned(e, ctx);
   }
 
   readonly dialect = 'duckdb';

@@ -500,6 +500,15 @@ export class MysqlCompiler extends SqlCompiler {
   }
 
   // ---- writes -------------------------------------------------------------------------------
+  /**
+   * A BigInt stored into a column goes as its text, which MariaDB converts to the column's type:
+   * through CAST(... AS SIGNED), 2^63 became -2^63 without an error and a decimal(20, 0) refused 99999999999999999999.
+   */
+  protected override assigned(e: Expr, ctx: SqlContext): string {
+    if (e.kind === 'param' && !e.list && !e.into && e.scalar === 'BigInt') return `$${ctx.add(this.bindValue(e.value, e.scalar))}`;
+    return super.assigned(e, ctx);
+  }
+
   protected override write(w: WriteNode, ctx: SqlContext): string {
     const table = w.table.map((p) => this.quoteIdentifier(p)).join('.');
     if (w.kind === 'insert' && !w.columns.length) {
