@@ -166,6 +166,15 @@ function readsRows(fields: readonly AggOut[]): boolean {
   return fields.some((f) => f.kind === 'object' ? !!f.nullUnless || readsRows(f.fields) : f.kind === 'value' ? f.expr.kind !== 'param' : f.kind !== 'nested');
 }
 
+const TIMES = new Set<ScalarName>(['Time', 'DateTime', 'Timestamp']);
+
+/**
+ * A time's text with at most six fraction digits: microseconds are the finest every source keeps.
+ * The digits past them are cut, as DuckDB and MariaDB cut them (PostgreSQL rounded: `.9999999Z`
+ * was the next second there, `.999999` on the others).
+ */
+export const microseconds = (text: string): string => text.replace(/(\.\d{6})\d+/, '$1');
+
 export abstract class SqlCompiler {
   abstract readonly dialect: string;
 
@@ -235,6 +244,7 @@ export abstract class SqlCompiler {
   /** Converts a client value to what the driver binds (strings for dates, JSON text, ...). */
   protected bindValue(value: unknown, scalar: ScalarName): unknown {
     if (value === null || value === undefined) return null;
+    if (typeof value === 'string' && TIMES.has(scalar)) return microseconds(value);
     // Values read back from a row (nested inserts) may be Dates: bind them as ISO text.
     if (value instanceof Date) return value.toISOString();
     // stringifyJson keeps integers beyond 2^53 exact (they arrive as BigInt values).

@@ -13,7 +13,7 @@ import type { SelectNode } from '../../planner/ir/select.js';
 import { durationSeconds } from '../../shared/duration.js';
 import { stringifyJson } from '../../shared/json.js';
 import { ErrorCode, PublicError } from '../../shared/errors.js';
-import { checkPattern, type CompiledSql, SqlCompiler, SqlContext } from '../compiler.js';
+import { checkPattern, type CompiledSql, microseconds, SqlCompiler, SqlContext } from '../compiler.js';
 import type { RootQuery } from '../../planner/ir/select.js';
 import { assembler } from '../rows/assemble.js';
 import { positionalLevel, positionalShape } from '../rows/compiler.js';
@@ -172,7 +172,8 @@ export class MysqlCompiler extends SqlCompiler {
     if (value === null || value === undefined) return null;
     if (scalar === 'Boolean' && typeof value === 'boolean') return value ? 1 : 0;
     if (scalar === 'Timestamp' && typeof value === 'string') return utcDateTime(value);
-    if (scalar === 'DateTime' && typeof value === 'string') return value.replace('T', ' ');
+    // A naive DateTime given with an offset is its wall time, as PostgreSQL and DuckDB read it (MariaDB refused the text).
+    if (scalar === 'DateTime' && typeof value === 'string') return microseconds(value).replace('T', ' ').replace(/(\d\d:\d\d(?::\d\d(?:\.\d+)?)?)(?:Z|[+-]\d\d(?::?\d\d)?)$/, '$1');
     // Time bins take seconds (MySQL has no interval values).
     if (scalar === 'Interval' && typeof value === 'string') return durationSeconds(value);
     return super.bindValue(value, scalar);
