@@ -81,6 +81,12 @@ export interface ColumnField {
    * (src/sources/schema-check.ts), never by the catalog compiler.
    */
   readonly single?: boolean;
+  /**
+   * A field over an integer or decimal column: its average is the database's own avg(), which cannot
+   * overflow there (a double's can: see the PostgreSQL dialect). Set when the source loads
+   * (src/sources/schema-check.ts), never by the catalog compiler.
+   */
+  readonly exact?: boolean;
 }
 
 /**

@@ -19,7 +19,8 @@ export function fieldExpr(ctx: PlanContext, obj: DataObject, alias: string, f: C
   // shown, truncated or taken apart in the request's zone; filters compare it as it is. So is a
   // 4-byte float: shown (and aggregated) as its shortest decimal, compared as stored.
   const single = f.single && (use === 'read' || use === 'aggregate') ? { single: f.list ? 'list' as const : 'value' as const } : {};
-  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}), ...(f.read ? { read: f.read } : {}), ...single };
+  const exact = f.exact && use === 'aggregate' ? { exact: true } : {};
+  if (f.sql === undefined) return { kind: 'column', table: alias, column: f.column, ...(f.naive ? { instant: true } : {}), ...(f.read ? { read: f.read } : {}), ...single, ...exact };
   return sqlTemplate(obj, alias, f.sql);
 }
 

@@ -21,7 +21,12 @@ export interface DatabaseCheck {
   readonly reads: ReadonlyMap<string, ColumnRead>;
   /** `object.field` of Float fields over 4-byte floats (ColumnField.single). */
   readonly singles: ReadonlySet<string>;
+  /** `object.field` of fields over integer or decimal columns (ColumnField.exact). */
+  readonly exacts: ReadonlySet<string>;
 }
+
+/** Column kinds whose values are exact numbers: their averages cannot overflow (ColumnField.exact). */
+const EXACT = new Set(['int32', 'int64', 'int128', 'decimal_int', 'decimal']);
 
 interface DbColumn {
   readonly type: string;
@@ -37,7 +42,7 @@ async function tableColumns(runtime: DataSourceRuntime, reader: ColumnReader, pa
   return new Map(rows.map((r) => [String(r.name), reader.columnOf(r)]));
 }
 
-type Out = { problems: string[]; warnings: string[]; naive: Set<string>; reads: Map<string, ColumnRead>; singles: Set<string> };
+type Out = { problems: string[]; warnings: string[]; naive: Set<string>; reads: Map<string, ColumnRead>; singles: Set<string>; exacts: Set<string> };
 
 /** How a column of this kind, declared as the field is, is read; undefined for a column the database writes into JSON right. */
 function readOf(f: ColumnField, kind: DbColumnKind): ColumnRead | undefined {
@@ -60,6 +65,7 @@ function checkField(obj: DataObject, f: ColumnField, table: string, column: DbCo
   const read = readOf(f, column.kind);
   if (read) out.reads.set(`${obj.name}.${f.name}`, read);
   if (f.type === 'Float' && column.kind.single) out.singles.add(`${obj.name}.${f.name}`);
+  if (!column.kind.list && EXACT.has(column.kind.kind)) out.exacts.add(`${obj.name}.${f.name}`);
 }
 
 /**
@@ -87,7 +93,7 @@ async function checkComputed(runtime: DataSourceRuntime, obj: DataObject, f: Col
  * says (`capabilities.columns`); a kind without a column reader (http, extension) is not checked.
  */
 export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: ResolvedCatalog, reader: ColumnReader | undefined): Promise<DatabaseCheck> {
-  const out: Out = { problems: [], warnings: [], naive: new Set(), reads: new Map(), singles: new Set() };
+  const out: Out = { problems: [], warnings: [], naive: new Set(), reads: new Map(), singles: new Set(), exacts: new Set() };
   if (!reader) return out;
   for (const obj of catalog.objects) {
     if (obj.sql !== undefined) continue; // @view(sql:) is a query of the catalog, not a database object
@@ -110,14 +116,17 @@ export async function checkAgainstDatabase(runtime: DataSourceRuntime, catalog: 
  * The catalog with its Timestamp fields over naive timestamps marked (ColumnField.naive) and the
  * columns the dialect reads itself marked (ColumnField.read), or as it is.
  */
-export function markColumns(catalog: ResolvedCatalog, check: Pick<DatabaseCheck, 'naive' | 'reads' | 'singles'>): ResolvedCatalog {
-  if (!check.naive.size && !check.reads.size && !check.singles.size) return catalog;
+export function markColumns(catalog: ResolvedCatalog, check: Pick<DatabaseCheck, 'naive' | 'reads' | 'singles' | 'exacts'>): ResolvedCatalog {
+  if (!check.naive.size && !check.reads.size && !check.singles.size && !check.exacts.size) return catalog;
   const mark = (o: DataObject, f: ColumnField): ColumnField => {
     const key = `${o.name}.${f.name}`;
     const read = check.reads.get(key);
     const naive = check.naive.has(key);
     const single = check.singles.has(key);
-    return naive || read || single ? { ...f, ...(naive ? { naive: true } : {}), ...(read ? { read } : {}), ...(single ? { single: true } : {}) } : f;
+    const exact = check.exacts.has(key);
+    return naive || read || single || exact
+      ? { ...f, ...(naive ? { naive: true } : {}), ...(read ? { read } : {}), ...(single ? { single: true } : {}), ...(exact ? { exact: true } : {}) }
+      : f;
   };
   const objects = catalog.objects.map((o) => {
     const fields = o.fields.map((f) => mark(o, f));

@@ -204,7 +204,8 @@ export abstract class SqlCompiler {
   protected abstract listContainsAll(left: string, right: string): string;
   protected abstract listIntersects(left: string, right: string): string;
   /** `fn(arg)` with DISTINCT, a separator and a FILTER condition as the dialect spells them. */
-  protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string): string;
+  /** `exact`: the argument is an integer or decimal column (ColumnExpr.exact), so its avg() cannot overflow. */
+  protected abstract aggregateCall(fn: AggFn, arg: string | undefined, distinct: boolean, sep: string | undefined, filter: string | undefined, order?: string, exact?: boolean): string;
   /** `value` among the `member` values of the enclosing group (an outer-level aggregate). */
   protected abstract inGroup(f: InGroupNode, ctx: SqlContext): string;
   /** `bucket:` truncation; timestamps are truncated in the request's time zone (SPEC §10). */
@@ -806,9 +807,10 @@ export abstract class SqlCompiler {
         const sep = f.sep ? this.param(f.sep, ctx) : undefined;
         // Distinct values have no single row position: they keep their own sorted order.
         const order = f.order?.length && !f.distinct ? this.orderList(f.order, ctx) : undefined;
-        if (!rendered) return this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order);
+        const exact = f.arg.kind === 'column' && f.arg.exact === true;
+        if (!rendered) return this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order, exact);
         if (f.fn === 'list') return this.aggregateCall('list', this.renderScalar(arg, f.scalar, false, ctx), f.distinct, sep, filter, order);
-        const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order);
+        const call = this.aggregateCall(f.fn, arg, f.distinct, sep, filter, order, exact);
         return ['min', 'max', 'any', 'last'].includes(f.fn) ? this.renderScalar(call, f.scalar, false, ctx) : call;
       }
       case 'object': {

@@ -186,7 +186,7 @@ export class Lifecycle {
         runtime ??= await open(catalog);
         // Tables, columns and their types against the declarations (issue 29): a mismatch gives
         // wrong answers or failing queries, so the source does not load and says why.
-        const checked = await checkAgainstDatabase(runtime, catalog, kind.capabilities.columns).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>(), reads: new Map(), singles: new Set<string>() }));
+        const checked = await checkAgainstDatabase(runtime, catalog, kind.capabilities.columns).catch((e: Error) => ({ problems: [], warnings: [`the database's tables could not be checked: ${e.message}`], naive: new Set<string>(), reads: new Map(), singles: new Set<string>(), exacts: new Set<string>() }));
         if (checked.problems.length) {
           await runtime.close().catch(() => undefined);
           this.rebuild();

@@ -12,6 +12,8 @@ export interface ColumnExpr {
   readonly read?: ColumnRead;
   /** A 4-byte float (a list of them) whose value is shown: its shortest decimal (ColumnField.single). */
   readonly single?: 'value' | 'list';
+  /** An integer or decimal column, aggregated (ColumnField.exact). */
+  readonly exact?: boolean;
 }
 
 /** A value supplied by the client or the server: always a bound parameter. */
