@@ -2,6 +2,8 @@
 // the established servers rely on (issue 18 items 5 and 6), plus MAX_DEPTH.
 // - `@cache(ttl: "5m")`: the directive is declared `ttl: Int` (seconds, as those servers declare it,
 //   so `$ttl: Int` variables keep working); a string literal holding a duration is accepted too.
+// - A Float literal beyond a double's range (`1e400`) is refused, as the same value in a variable is:
+//   graphql-js parses the literal to Infinity and lets it through to the database.
 // - A variable that the operation declares but only a jq program mentions (`jq(query: "... $x")`,
 //   or the request's `_jq` variable) is not "never used": jq reads it as `$x` (SPEC §8).
 // Apollo always runs graphql-js's full list, so svc turns Apollo's validation off and runs this one
@@ -10,7 +12,8 @@ import type { ApolloServerPlugin, GraphQLResponse } from '@apollo/server';
 import { HeaderMap } from '@apollo/server';
 import {
   type ASTVisitor, type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, Kind, NoUnusedVariablesRule,
-  specifiedRules, type ValidationContext, type ValidationRule, ValuesOfCorrectTypeRule, validate, visit,
+  type FloatValueNode, getNamedType, type IntValueNode, specifiedRules, type ValidationContext, type ValidationRule, ValuesOfCorrectTypeRule,
+  validate, visit,
 } from 'graphql';
 import { parseTtl } from '../shared/ttl.js';
 import type { RequestContext } from '../executor/request-context.js';
@@ -43,11 +46,24 @@ function noUnusedVariables(context: ValidationContext): ASTVisitor {
   };
 }
 
-/** ValuesOfCorrectTypeRule, except that `@cache(ttl:)` also takes a duration string ("30s", "5m", "1h"). */
+/**
+ * ValuesOfCorrectTypeRule, except that `@cache(ttl:)` also takes a duration string ("30s", "5m", "1h"),
+ * and a Float literal must be a finite double.
+ */
 function valuesOfCorrectType(context: ValidationContext): ASTVisitor {
   const inner = ValuesOfCorrectTypeRule(context) as Record<string, (...args: unknown[]) => unknown>;
+  const finite = (kind: 'IntValue' | 'FloatValue') => (node: IntValueNode | FloatValueNode, ...rest: unknown[]) => {
+    const type = context.getInputType();
+    if (type && getNamedType(type).name === 'Float' && !Number.isFinite(Number(node.value))) {
+      context.reportError(new GraphQLError(`Expected value of type "Float", found ${node.value}; it is beyond the range of a double (about ±1.8e308)`, { nodes: node }));
+      return undefined;
+    }
+    return inner[kind]?.(node, ...rest);
+  };
   return {
     ...inner,
+    IntValue: finite('IntValue'),
+    FloatValue: finite('FloatValue'),
     StringValue(node, ...rest) {
       if (context.getDirective()?.name !== 'cache' || context.getArgument()?.name !== 'ttl') return inner.StringValue?.(node, ...rest);
       try {
